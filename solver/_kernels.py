@@ -1,0 +1,294 @@
+"""Numba kernels of the search: plain arrays in, plain arrays out.
+
+Everything the depth-first search needs lives in arrays owned by the caller
+(:mod:`solver.search`), so a kernel call can stop at any node -- after a
+number of nodes, when the transposition table or the stack needs room --
+and a later call resumes exactly where it stopped.
+
+Position
+    ``board[p, i]`` card codes of pile p from the bottom, ``heights[p]``,
+    ``found[s]`` the top rank of suit s's foundation.
+Hash
+    Two independent 64-bit Zobrist hashes, each the XOR over the cards in
+    the tableau of a random key for the pair (card, the card directly beneath
+    it, or ``BOTTOM``).  That set of pairs fixes every pile up to the order of
+    the piles, so positions that differ only by pile order hash alike, and a
+    move changes two pairs: O(1) per move.  The 128-bit pair is what the
+    table stores; treating equal pairs as equal positions errs with chance
+    about n^2 / 2^128 for n stored positions.
+Safe foundation moves (``play_safe_moves``)
+    In these games -- one card moves at a time, tableau builds down by rank
+    in any suit, foundations up by suit and never give cards back -- a card
+    of rank r whose foundation is at r-1 may go up at once when every
+    foundation is at least r-2.  Proof: take any winning line W from the
+    position.  The card c can only ever serve as host to cards of rank r-1.
+    Each such card x is still in the tableau, so its foundation is exactly
+    at r-2 (at least r-2 by premise, below r-1 since x is not there) and x
+    itself may go up whenever it is on top.  No card can ever be put on x:
+    every rank r-2 card is already up.  Build W' from W: play c up first;
+    where W puts some x on c, put x up instead; drop every later move of c
+    and of those x.  At every step W's piles equal W''s piles with c and
+    what lies on c removed, so each remaining move of W is still legal:
+    its card is on top in both, its host is the same card (a host in the
+    removed part would be c or an x, excluded above), an empty target pile
+    is empty in both and may be filled under the same rule, and each
+    foundation of W' is at W's height or at most one card above it only when
+    that one card is c or an x, whose later moves were dropped.  W' wins.
+    Premises, checked by ``search.check_supported``: single-card moves,
+    build by rank regardless of suit, no worrying back.  What an empty pile
+    takes does not matter: W' never has fewer empty piles than W.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+BOTTOM = 52  # the "card beneath" a pile's bottom card, for the hash
+FOUNDATION = -1  # the target of a move to the foundations
+
+EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2
+
+# Status codes a search call returns.
+RUNNING, WON, LOST, PAUSED, TABLE_FULL, STACK_FULL = 0, 1, 2, 3, 4, 5
+
+# Slots of the ``meta`` array that carry the search between calls.
+M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY = range(7)
+META_SIZE = 8
+
+MAX_MOVES_PER_NODE = 200  # 13 sources x (13 hosts + foundation) bounds it
+TABLE_MAX_LOAD = 0.7
+
+
+def zobrist_keys(seed: int = 20261130) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 2**64, size=(2, BOTTOM + 1, 52), dtype=np.uint64, endpoint=False)
+
+
+@njit(cache=True)
+def position_hash(board, heights, zob):
+    h = np.zeros(2, dtype=np.uint64)
+    for p in range(board.shape[0]):
+        below = BOTTOM
+        for i in range(heights[p]):
+            card = board[p, i]
+            h[0] ^= zob[0, below, card]
+            h[1] ^= zob[1, below, card]
+            below = card
+    return h
+
+
+@njit(cache=True, inline="always")
+def _top_below(board, heights, p):
+    return board[p, heights[p] - 2] if heights[p] >= 2 else BOTTOM
+
+
+@njit(cache=True)
+def _lift(board, heights, zob, keys, p):
+    """Take the top card off pile p; returns it."""
+    card = board[p, heights[p] - 1]
+    below = _top_below(board, heights, p)
+    keys[0] ^= zob[0, below, card]
+    keys[1] ^= zob[1, below, card]
+    heights[p] -= 1
+    return card
+
+
+@njit(cache=True)
+def _drop(board, heights, zob, keys, p, card):
+    below = board[p, heights[p] - 1] if heights[p] >= 1 else BOTTOM
+    keys[0] ^= zob[0, below, card]
+    keys[1] ^= zob[1, below, card]
+    board[p, heights[p]] = card
+    heights[p] += 1
+
+
+@njit(cache=True)
+def _apply(board, heights, found, zob, keys, meta, src, dst):
+    card = _lift(board, heights, zob, keys, src)
+    if dst == FOUNDATION:
+        found[card % 4] += 1
+        meta[M_IN_PLAY] -= 1
+    else:
+        _drop(board, heights, zob, keys, dst, card)
+    return card
+
+
+@njit(cache=True)
+def _undo(board, heights, found, zob, keys, meta, src, dst, card):
+    if dst == FOUNDATION:
+        found[card % 4] -= 1
+        meta[M_IN_PLAY] += 1
+    else:
+        _lift(board, heights, zob, keys, dst)
+    _drop(board, heights, zob, keys, src, card)
+
+
+@njit(cache=True)
+def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card):
+    """Play every provably safe foundation move (proof in the module text); returns how many."""
+    played = 0
+    again = True
+    while again:
+        again = False
+        lowest = min(found[0], found[1], found[2], found[3])
+        for p in range(board.shape[0]):
+            if heights[p] == 0:
+                continue
+            card = board[p, heights[p] - 1]
+            rank = card // 4 + 1
+            if found[card % 4] == rank - 1 and rank <= lowest + 2:
+                _apply(board, heights, found, zob, keys, meta, p, FOUNDATION)
+                top = meta[M_AUTO_TOP]
+                auto_src[top] = p
+                auto_card[top] = card
+                meta[M_AUTO_TOP] = top + 1
+                played += 1
+                again = True
+                lowest = min(found[0], found[1], found[2], found[3])
+    return played
+
+
+@njit(cache=True)
+def _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, count):
+    for _ in range(count):
+        top = meta[M_AUTO_TOP] - 1
+        _undo(board, heights, found, zob, keys, meta, auto_src[top], FOUNDATION, auto_card[top])
+        meta[M_AUTO_TOP] = top
+
+
+@njit(cache=True)
+def table_insert(table, h0, h1):
+    """Insert the 128-bit key; 1 if it is new, 0 if it was there."""
+    key0 = h0 | np.uint64(1)  # 0 marks an empty slot
+    mask = np.uint64(table.shape[0] // 2 - 1)
+    slot = (key0 >> np.uint64(1)) & mask
+    while True:
+        i = 2 * np.int64(slot)
+        if table[i] == 0:
+            table[i] = key0
+            table[i + 1] = h1
+            return 1
+        if table[i] == key0 and table[i + 1] == h1:
+            return 0
+        slot = (slot + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def table_rehash(old, new):
+    for i in range(0, old.shape[0], 2):
+        if old[i] != 0:
+            table_insert(new, old[i], old[i + 1])
+
+
+@njit(cache=True)
+def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start):
+    """Write the moves of the position at ``out[start:]``; foundation moves first, then
+    moves off piles whose lowest buried card is lowest.  Returns how many."""
+    piles = board.shape[0]
+    n = start
+    first_empty = -1
+    for p in range(piles):
+        if heights[p] == 0:
+            first_empty = p
+            break
+    for p in range(piles):
+        if heights[p] == 0:
+            continue
+        card = board[p, heights[p] - 1]
+        if found[card % 4] == card // 4:
+            out_src[n] = p
+            out_dst[n] = FOUNDATION
+            n += 1
+    n_found = n
+    for p in range(piles):
+        h = heights[p]
+        if h == 0:
+            continue
+        rank = board[p, h - 1] // 4 + 1
+        for q in range(piles):
+            if q != p and heights[q] > 0 and board[q, heights[q] - 1] // 4 + 1 == rank + 1:
+                out_src[n] = p
+                out_dst[n] = q
+                n += 1
+        fills = empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)
+        if first_empty >= 0 and h > 1 and fills:
+            out_src[n] = p
+            out_dst[n] = first_empty
+            n += 1
+    # Order the tableau moves: the source pile with the lowest card under its top first.
+    for i in range(n_found + 1, n):
+        s, d = out_src[i], out_dst[i]
+        key = _dig_key(board, heights, s)
+        j = i - 1
+        while j >= n_found and _dig_key(board, heights, out_src[j]) > key:
+            out_src[j + 1] = out_src[j]
+            out_dst[j + 1] = out_dst[j]
+            j -= 1
+        out_src[j + 1] = s
+        out_dst[j + 1] = d
+    return n - start
+
+
+@njit(cache=True, inline="always")
+def _dig_key(board, heights, p):
+    lowest = 99
+    for i in range(heights[p] - 1):
+        r = board[p, i] // 4
+        if r < lowest:
+            lowest = r
+    return lowest * 32 + heights[p]
+
+
+@njit(cache=True)
+def search(
+    board, heights, found, nranks, empty_rule, zob, keys, table, meta,
+    mv_start, mv_count, mv_next, path_src, path_dst, path_card, path_autos,
+    moves_src, moves_dst, auto_src, auto_card, node_limit,
+):  # fmt: skip
+    """Run the depth-first search for at most ``node_limit`` new positions; returns a status."""
+    depth = meta[M_DEPTH]
+    stop = meta[M_NODES] + node_limit
+    table_limit = np.int64(TABLE_MAX_LOAD * (table.shape[0] // 2))
+    while True:
+        if meta[M_PENDING]:
+            start = mv_start[depth - 1] + mv_count[depth - 1] if depth > 0 else 0
+            if depth + 1 >= mv_start.shape[0] or start + MAX_MOVES_PER_NODE > moves_src.shape[0]:
+                meta[M_DEPTH] = depth
+                return STACK_FULL
+            mv_start[depth] = start
+            mv_count[depth] = _generate(board, heights, found, nranks, empty_rule, moves_src, moves_dst, start)
+            mv_next[depth] = 0
+            meta[M_PENDING] = 0
+        if meta[M_NODES] >= stop or meta[M_TABLE_COUNT] >= table_limit:
+            meta[M_DEPTH] = depth
+            return PAUSED if meta[M_NODES] >= stop else TABLE_FULL
+        i = mv_next[depth]
+        if i < mv_count[depth]:
+            mv_next[depth] = i + 1
+            src = moves_src[mv_start[depth] + i]
+            dst = moves_dst[mv_start[depth] + i]
+            card = _apply(board, heights, found, zob, keys, meta, src, dst)
+            autos = play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
+            path_src[depth] = src
+            path_dst[depth] = dst
+            path_card[depth] = card
+            path_autos[depth] = autos
+            if meta[M_IN_PLAY] == 0:
+                meta[M_DEPTH] = depth + 1
+                return WON
+            if table_insert(table, keys[0], keys[1]) == 0:
+                _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
+                _undo(board, heights, found, zob, keys, meta, src, dst, card)
+                continue
+            meta[M_TABLE_COUNT] += 1
+            meta[M_NODES] += 1
+            depth += 1
+            meta[M_PENDING] = 1
+        else:
+            if depth == 0:
+                meta[M_DEPTH] = 0
+                return LOST
+            depth -= 1
+            _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, path_autos[depth])
+            _undo(board, heights, found, zob, keys, meta, path_src[depth], path_dst[depth], path_card[depth])

@@ -1,0 +1,123 @@
+"""A position of the game, and its text.
+
+The text is the one of ``RULES.md`` (PySolFC and Freecell Solver write it
+too): an optional ``Foundations:`` line, then one pile per line, bottom card
+first and the playable card last.  A pile line may start with ``:`` (Freecell
+Solver's style); an empty pile is written ``-``.  Blank lines and lines
+starting with ``#`` are skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of
+from .rules import Rules
+
+
+class BoardError(ValueError):
+    """A board text, or a board, that cannot be played."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """Piles (bottom card first) and the top rank of each suit's foundation (0 = empty)."""
+
+    piles: tuple[tuple[int, ...], ...]
+    foundations: tuple[int, int, int, int] = (0, 0, 0, 0)
+    note: str = field(default="", compare=False)
+
+    def cards_in_play(self) -> int:
+        return sum(len(p) for p in self.piles)
+
+    def is_won(self) -> bool:
+        return self.cards_in_play() == 0
+
+    def to_text(self) -> str:
+        lines = []
+        if any(self.foundations):
+            parts = [f"{SUITS[s]}-{'0A23456789TJQK'[r]}" for s, r in enumerate(self.foundations)]
+            lines.append("Foundations: " + " ".join(parts))
+        for pile in self.piles:
+            lines.append(" ".join(card_text(c) for c in pile) if pile else "-")
+        return "\n".join(lines) + "\n"
+
+    def validate(self, rules: Rules) -> Board:
+        """Raise :class:`BoardError` unless this board is a position of ``rules``'s deck."""
+        if len(self.piles) != rules.piles:
+            raise BoardError(f"{rules.title} has {rules.piles} piles; the board has {len(self.piles)}")
+        seen: dict[int, int] = {}
+        for number, pile in enumerate(self.piles, 1):
+            for card in pile:
+                if rank_of(card) > rules.ranks:
+                    raise BoardError(f"pile {number}: {card_text(card)} is not in a {rules.ranks}-rank deck")
+                if card in seen:
+                    where = "twice in pile" if seen[card] == number else f"in piles {seen[card]} and"
+                    raise BoardError(f"{card_text(card)} is {where} {number}")
+                seen[card] = number
+        for suit, top in enumerate(self.foundations):
+            if not 0 <= top <= rules.ranks:
+                raise BoardError(f"foundation {SUITS[suit]} at rank {top}: the deck has {rules.ranks} ranks")
+            for rank in range(1, top + 1):
+                card = make_card(rank, suit)
+                if card in seen:
+                    raise BoardError(
+                        f"foundation {SUITS[suit]} is built to {'0A23456789TJQK'[top]}, "
+                        f"but {card_text(card)} is still in pile {seen[card]}"
+                    )
+        missing = [
+            card_text(make_card(rank, suit))
+            for suit in range(4)
+            for rank in range(self.foundations[suit] + 1, rules.ranks + 1)
+            if make_card(rank, suit) not in seen
+        ]
+        if missing:
+            raise BoardError(f"missing card{'s' if len(missing) > 1 else ''}: {' '.join(missing)}")
+        return self
+
+
+def _parse_foundations(text: str, line_no: int) -> tuple[int, int, int, int]:
+    tops = [0, 0, 0, 0]
+    for item in text.split():
+        suit_text, sep, rank_text = item.partition("-")
+        if not sep:
+            raise BoardError(f"line {line_no}: foundation {item!r} is not SUIT-RANK (e.g. H-A, S-0)")
+        try:
+            suit, rank = parse_suit(suit_text), parse_rank(rank_text)
+        except CardError as err:
+            raise BoardError(f"line {line_no}: foundation {item!r}: {err}") from None
+        tops[suit] = rank
+    return (tops[0], tops[1], tops[2], tops[3])
+
+
+def parse_board(text: str) -> Board:
+    """Read a board text; the error names the line and what is wrong with it."""
+    foundations = (0, 0, 0, 0)
+    piles: list[tuple[int, ...]] = []
+    for line_no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        head, colon, rest = line.partition(":")
+        if colon and head.strip().lower() == "foundations":
+            if piles:
+                raise BoardError(f"line {line_no}: the Foundations line must come before the piles")
+            foundations = _parse_foundations(rest, line_no)
+            continue
+        if colon and head.strip():
+            raise BoardError(f"line {line_no}: unknown line {head.strip()!r}: this family has no cells or stock")
+        if line.startswith(":"):
+            line = line[1:].strip()
+        if line in ("", "-"):
+            piles.append(())
+            continue
+        cards = []
+        for token in line.split():
+            try:
+                cards.append(parse_card(token))
+            except CardError as err:
+                raise BoardError(f"line {line_no}: {err}") from None
+        piles.append(tuple(cards))
+    if not piles:
+        raise BoardError("the board has no piles")
+    return Board(tuple(piles), foundations)

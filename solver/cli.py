@@ -1,0 +1,130 @@
+"""The ``bakers`` command: one subcommand per concern, each a thin layer over the API."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import click
+
+from .board import BoardError, parse_board
+from .cards import card_text
+from .deals import DealNumberError, deal
+from .engine import describe_moves
+from .rules import GAMES, UnknownGameError, get_rules
+from .search import Budget, SolveResult, UnsupportedRulesError, solve, warm_up
+
+
+class InputError(click.ClickException):
+    """Bad input: a clear message and exit status 2, never a traceback."""
+
+    exit_code = 2
+
+
+def parse_memory(text: str) -> int:
+    """``2G``, ``512M``, ``1.5GiB``, ``300000000`` -> bytes."""
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kKmMgGtT]?)(i?[bB])?\s*", text)
+    if not m:
+        raise InputError(f"--memory {text!r}: give bytes or a size like 512M or 2G")
+    scale = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[m.group(2).lower()]
+    value = int(float(m.group(1)) * scale)
+    if value < 1 << 16:
+        raise InputError(f"--memory {text!r}: at least 64K is needed")
+    return value
+
+
+def _rules_or_fail(game: str):
+    try:
+        return get_rules(game)
+    except UnknownGameError as err:
+        raise InputError(str(err)) from None
+
+
+@click.group()
+@click.version_option(package_name="bakers-solver")
+def main() -> None:
+    """Exhaustive solver for the Baker's Dozen family of solitaire games."""
+
+
+@main.command("solve")
+@click.option("--game", "-g", required=True, help=f"One of: {', '.join(GAMES)}.")
+@click.option("--deal", "-d", "number", type=int, help="A PySolFC game number.")
+@click.option("--board", "-b", "board_file", type=click.File("r"), help="A board file ('-' for standard input).")
+@click.option("--timeout", "-t", type=float, default=60.0, show_default=True, help="Seconds before `unknown`.")
+@click.option("--memory", "-m", default="2G", show_default=True, help="Memory for the search, e.g. 512M, 2G.")
+@click.option("--max-states", type=int, default=None, help="Positions to search before `unknown`.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def solve_command(game, number, board_file, timeout, memory, max_states, as_json) -> None:
+    """Decide one deal: won (with the winning moves), lost, or unknown."""
+    rules = _rules_or_fail(game)
+    if (number is None) == (board_file is None):
+        raise InputError("give exactly one of --deal NUMBER and --board FILE")
+    if timeout <= 0:
+        raise InputError("--timeout must be positive")
+    if max_states is not None and max_states <= 0:
+        raise InputError("--max-states must be positive")
+    try:
+        if number is not None:
+            board = deal(rules, number)
+            source = f"PySolFC deal {number}"
+        else:
+            board = parse_board(board_file.read()).validate(rules)
+            source = f"board {board_file.name}"
+    except (BoardError, DealNumberError) as err:
+        raise InputError(str(err)) from None
+    try:
+        warm_up()
+        result = solve(board, rules, Budget(seconds=timeout, memory=parse_memory(memory), states=max_states))
+    except UnsupportedRulesError as err:
+        raise InputError(str(err)) from None
+    if as_json:
+        click.echo(json.dumps(_json_record(rules, source, number, board, result)))
+    else:
+        _print_text(rules, source, board, result)
+
+
+def _json_record(rules, source, number, board, result: SolveResult) -> dict:
+    texts = describe_moves(board, result.moves, rules)
+    return {
+        "game": rules.name,
+        "deal": number,
+        "source": source,
+        "board": board.to_text(),
+        "note": board.note,
+        "verdict": result.verdict,
+        "reason": result.reason,
+        "states": result.states,
+        "seconds": round(result.seconds, 4),
+        "moves": [
+            {"from": m.source + 1, "to": "foundation" if m.target is None else m.target + 1, "text": t}
+            for m, t in zip(result.moves, texts, strict=True)
+        ],
+    }
+
+
+def _print_text(rules, source, board, result: SolveResult) -> None:
+    click.echo(f"{rules.title}, {source}")
+    click.echo(rules.describe())
+    if board.note:
+        click.echo(f"Note: {board.note}")
+    if any(board.foundations):
+        ups = [card_text((r - 1) * 4 + s) for s, r in enumerate(board.foundations) if r]
+        click.echo(f"Foundations: {' '.join(ups)}")
+    for p, pile in enumerate(board.piles, 1):
+        click.echo(f"  pile {p:2d}: {' '.join(card_text(c) for c in pile) or '(empty)'}")
+    explain = {
+        "won": "a winning line was found and replayed legally",
+        "lost": "every reachable position was searched: no win exists",
+        "unknown": f"the {result.reason} budget ran out first",
+    }[result.verdict]
+    click.echo(f"Verdict: {result.verdict} ({explain})")
+    click.echo(f"States searched: {result.states:,}   time: {result.seconds:.3f} s")
+    if result.moves:
+        click.echo(f"Winning moves ({len(result.moves)}):")
+        for i, text in enumerate(describe_moves(board, result.moves, rules), 1):
+            click.echo(f"  {i:3d}. {text}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

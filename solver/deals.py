@@ -1,0 +1,143 @@
+"""PySolFC's deals: game number -> layout, card for card.
+
+What is reproduced (facts read from PySolFC's ``pysollib/pysolrandom.py``,
+``pysollib/game/__init__.py`` and ``pysollib/games/bakersdozen.py``):
+
+* Game numbers below 32000 use the Microsoft-compatible LCG (``LCRandom31``)
+  on the deck rearranged rank-major; larger numbers use Python's Mersenne
+  Twister seeded with the number.  (The ``pysol_cards`` package switches at
+  ``<= 32000``; PySolFC itself at ``< 32000``, which we follow.)
+* Both shuffle with the same Fisher-Yates loop, from the last card down.
+* The shuffled list is the talon, whose *last* card is dealt first, but the
+  Baker's Dozen hook reverses it: so for Baker's Dozen and its kin the k-th
+  card of the shuffle goes to pile ``k % piles``.  Portuguese Solitaire has
+  no hook, so there the shuffle is dealt from its end.
+* Baker's Dozen hook: each King, in shuffle order, swaps places with the
+  first non-King dealt earlier into the same pile.
+* Good Measure: that hook (with 10 piles), then the two Aces dealt *last*
+  are taken out and founded; the other 50 cards are dealt as usual.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .board import Board
+from .cards import make_card
+from .rules import DEAL_BAKERS, DEAL_GOOD_MEASURE, DEAL_PLAIN, Rules
+
+MS_DEALS_BELOW = 32000
+MAX_DEAL = 10**20  # PySolFC's largest game number
+
+# PySolFC orders suits C S H D; our codes order them C D H S.
+_PYSOL_SUITS = (0, 3, 2, 1)
+
+
+class DealNumberError(ValueError):
+    """A game number PySolFC cannot deal."""
+
+
+class _MicrosoftRandom:
+    def __init__(self, seed: int) -> None:
+        self.state = seed
+
+    def randint(self, low: int, high: int) -> int:
+        self.state = (self.state * 214013 + 2531011) & ((1 << 33) - 1)
+        return low + ((self.state >> 16) & 0x7FFF) % (high + 1 - low)
+
+
+class _MersenneRandom:
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def randint(self, low: int, high: int) -> int:
+        return low + int(self.rng.random() * (high + 1 - low))
+
+
+def pysol_shuffle(number: int) -> list[int]:
+    """The 52 cards in PySolFC's shuffled talon order for this game number."""
+    if not 1 <= number < MAX_DEAL:
+        raise DealNumberError(f"deal number {number} is out of range (1 to {MAX_DEAL - 1})")
+    cards = [make_card(rank, _PYSOL_SUITS[suit]) for suit in range(4) for rank in range(1, 14)]
+    if number < MS_DEALS_BELOW:
+        cards = [cards[rank + offset] for rank in range(13) for offset in (0, 39, 26, 13)]
+        rng: _MicrosoftRandom | _MersenneRandom = _MicrosoftRandom(number)
+    else:
+        rng = _MersenneRandom(number)
+    for n in range(len(cards) - 1, 0, -1):
+        j = rng.randint(0, n)
+        cards[n], cards[j] = cards[j], cards[n]
+    return cards
+
+
+def _swap_kings_down(order: list[int], piles: int) -> list[int]:
+    order = list(order)
+    kings = [i for i, c in enumerate(order) if c >= 48]
+    for i in kings:
+        for j in range(i % piles, i, piles):
+            if order[j] < 48:
+                order[i], order[j] = order[j], order[i]
+                break
+    return order
+
+
+def _deal_rows(order: list[int], piles: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(order[p::piles]) for p in range(piles))
+
+
+def pysolfc_layout(rules: Rules, number: int) -> Board:
+    """PySolFC's own layout for this game number, exactly as it deals it."""
+    shuffled = pysol_shuffle(number)
+    if rules.ranks != 13:
+        raise DealNumberError("numbered deals exist only for the full deck")
+    if rules.deal_style == DEAL_PLAIN:
+        return Board(_deal_rows(shuffled[::-1], rules.piles))
+    order = _swap_kings_down(shuffled, rules.piles)
+    if rules.deal_style == DEAL_BAKERS:
+        return Board(_deal_rows(order, rules.piles))
+    if rules.deal_style != DEAL_GOOD_MEASURE:
+        raise DealNumberError(f"no numbered deals for deal style {rules.deal_style!r}")
+    aces = [i for i, c in enumerate(order) if c < 4][-rules.aces_founded :]
+    foundations = [0, 0, 0, 0]
+    for i in aces:
+        foundations[order[i] % 4] = 1
+    rest = [c for i, c in enumerate(order) if i not in aces]
+    return Board(_deal_rows(rest, rules.piles), tuple(foundations))
+
+
+def kings_to_bottom(board: Board, top_rank: int) -> Board:
+    """Slide every King below the other cards of its pile, Kings keeping their order."""
+    king_codes = range(4 * (top_rank - 1), 4 * top_rank)
+    piles = tuple(
+        tuple(c for c in p if c in king_codes) + tuple(c for c in p if c not in king_codes) for p in board.piles
+    )
+    if piles == board.piles:
+        return board
+    moved = [str(i + 1) for i, (a, b) in enumerate(zip(piles, board.piles, strict=True)) if a != b]
+    note = (
+        f"PySolFC's layout leaves a King above another card in pile{'s' if len(moved) > 1 else ''} "
+        f"{', '.join(moved)}; as the rules say, the King was slid to the bottom"
+    )
+    return Board(piles, board.foundations, note=note)
+
+
+def deal(rules: Rules, number: int) -> Board:
+    """The position the project plays for PySolFC's game ``number`` of this game."""
+    board = pysolfc_layout(rules, number)
+    if rules.kings_to_bottom:
+        board = kings_to_bottom(board, rules.ranks)
+    return board.validate(rules)
+
+
+def random_deal(rules: Rules, rng: random.Random) -> Board:
+    """A random deal of ``rules`` (any deck size), for tests and sampling."""
+    deck = [make_card(rank, suit) for suit in range(4) for rank in range(1, rules.ranks + 1)]
+    rng.shuffle(deck)
+    foundations = [0, 0, 0, 0]
+    for suit in rng.sample(range(4), rules.aces_founded):
+        foundations[suit] = 1
+        deck.remove(make_card(1, suit))
+    board = Board(_deal_rows(deck, rules.piles), tuple(foundations))
+    if rules.kings_to_bottom:
+        board = Board(kings_to_bottom(board, rules.ranks).piles, board.foundations)
+    return board.validate(rules)

@@ -1,0 +1,207 @@
+"""The public solving API: a board and its rules in, a verdict and a move list out.
+
+Data flows one way: :class:`~solver.board.Board` -> state arrays -> the
+kernel in :mod:`solver._kernels` -> verdict and moves -> :class:`SolveResult`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _kernels as K
+from .board import Board
+from .engine import Move, is_solution, shorten
+from .rules import BUILD_RANK, EMPTY_ANY, EMPTY_KING, EMPTY_NONE, Rules
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+
+_EMPTY_CODES = {EMPTY_NONE: K.EMPTY_NONE, EMPTY_ANY: K.EMPTY_ANY, EMPTY_KING: K.EMPTY_KING}
+_ZOBRIST = K.zobrist_keys()
+_CHUNK_NODES = 1 << 16  # nodes between two looks at the clock
+_FIRST_TABLE_SLOTS = 1 << 18
+
+
+class UnsupportedRulesError(ValueError):
+    """Rules outside what the kernel's pruning has been proved for."""
+
+
+def check_supported(rules: Rules) -> None:
+    """The premises of the safe-move proof in :mod:`solver._kernels`; refuse anything else."""
+    if rules.build != BUILD_RANK or rules.sequence_moves or rules.redeals or rules.ranks > 13:
+        raise UnsupportedRulesError(
+            f"{rules.title}: the solver handles single-card, build-by-rank games without redeals"
+        )
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one solve: wall seconds, bytes for the table and stack, positions searched."""
+
+    seconds: float | None = 10.0
+    memory: int = 2 << 30
+    states: int | None = None
+
+
+@dataclass
+class SolveResult:
+    verdict: str
+    moves: list[Move] = field(default_factory=list)
+    states: int = 0
+    seconds: float = 0.0
+    reason: str = ""  # why an `unknown`: "time", "memory" or "states"
+    memory: int = 0  # bytes held by the table and stack at the end
+    raw_length: int = 0  # moves in the search's own path, before shortening
+
+
+class _Search:
+    """The arrays of one search, grown on demand within the memory budget."""
+
+    def __init__(self, board: Board, rules: Rules, budget: Budget) -> None:
+        self.rules, self.budget = rules, budget
+        height = max(len(p) for p in board.piles) + rules.ranks + 1
+        self.board = np.zeros((rules.piles, height), dtype=np.int16)
+        self.heights = np.zeros(rules.piles, dtype=np.int32)
+        for p, pile in enumerate(board.piles):
+            self.board[p, : len(pile)] = pile
+            self.heights[p] = len(pile)
+        self.found = np.array(board.foundations, dtype=np.int32)
+        self.meta = np.zeros(K.META_SIZE, dtype=np.int64)
+        self.meta[K.M_IN_PLAY] = board.cards_in_play()
+        self.keys = K.position_hash(self.board, self.heights, _ZOBRIST)
+        self.auto_src = np.zeros(64, dtype=np.int16)
+        self.auto_card = np.zeros(64, dtype=np.int16)
+        self._alloc_stack(1 << 10, 1 << 14)
+        slots = _FIRST_TABLE_SLOTS
+        while slots > 1024 and self._bytes(slots, self.mv_start.size, self.moves_src.size) > budget.memory:
+            slots //= 2
+        self.table = np.zeros(2 * slots, dtype=np.uint64)
+
+    def _alloc_stack(self, depth: int, moves: int) -> None:
+        def grow(name: str, size: int, dtype: type) -> None:
+            new = np.zeros(size, dtype=dtype)
+            old = getattr(self, name, None)
+            if old is not None:
+                new[: old.size] = old
+            setattr(self, name, new)
+
+        for name in ("mv_start", "mv_count", "mv_next", "path_autos"):
+            grow(name, depth, np.int32)
+        for name in ("path_src", "path_dst", "path_card"):
+            grow(name, depth, np.int16)
+        for name in ("moves_src", "moves_dst"):
+            grow(name, moves, np.int16)
+
+    @staticmethod
+    def _bytes(slots: int, depth: int, moves: int) -> int:
+        return 16 * slots + 22 * depth + 4 * moves
+
+    def memory(self) -> int:
+        return self._bytes(self.table.size // 2, self.mv_start.size, self.moves_src.size)
+
+    def grow_table(self) -> bool:
+        slots = self.table.size // 2
+        # The old and the new table live together while rehashing.
+        if self._bytes(3 * slots, self.mv_start.size, self.moves_src.size) > self.budget.memory:
+            return False
+        new = np.zeros(4 * slots, dtype=np.uint64)
+        K.table_rehash(self.table, new)
+        self.table = new
+        return True
+
+    def grow_stack(self) -> bool:
+        depth, moves = 2 * self.mv_start.size, 2 * self.moves_src.size
+        if self._bytes(self.table.size // 2, depth, moves) > self.budget.memory:
+            return False
+        self._alloc_stack(depth, moves)
+        return True
+
+    def make_room(self, status: int) -> bool:
+        """Grow what the kernel ran out of; False when the memory budget forbids it."""
+        if status == K.TABLE_FULL:
+            return self.grow_table()
+        if status == K.STACK_FULL:
+            return self.grow_stack()
+        return True
+
+    def start(self) -> bool:
+        """Play the root's safe moves; True if that alone wins."""
+        autos = K.play_safe_moves(
+            self.board, self.heights, self.found, _ZOBRIST, self.keys, self.meta, self.auto_src, self.auto_card
+        )
+        self.meta[K.M_ROOT_AUTOS] = autos
+        K.table_insert(self.table, self.keys[0], self.keys[1])
+        self.meta[K.M_TABLE_COUNT] = 1
+        self.meta[K.M_PENDING] = 1
+        return self.meta[K.M_IN_PLAY] == 0
+
+    def step(self, node_limit: int) -> int:
+        return K.search(
+            self.board, self.heights, self.found, self.rules.ranks, _EMPTY_CODES[self.rules.empty_pile],
+            _ZOBRIST, self.keys, self.table, self.meta,
+            self.mv_start, self.mv_count, self.mv_next, self.path_src, self.path_dst, self.path_card,
+            self.path_autos, self.moves_src, self.moves_dst, self.auto_src, self.auto_card, node_limit,
+        )  # fmt: skip
+
+    def winning_path(self) -> list[Move]:
+        """The moves on the stack, safe moves included, in play order."""
+        moves: list[Move] = []
+        autos = iter(int(p) for p in self.auto_src[: self.meta[K.M_AUTO_TOP]])
+        moves += [Move(next(autos)) for _ in range(self.meta[K.M_ROOT_AUTOS])]
+        for d in range(self.meta[K.M_DEPTH]):
+            dst = int(self.path_dst[d])
+            moves.append(Move(int(self.path_src[d]), None if dst == K.FOUNDATION else dst))
+            moves += [Move(next(autos)) for _ in range(self.path_autos[d])]
+        return moves
+
+
+def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_moves: bool = True) -> SolveResult:
+    """Decide whether ``board`` can be won under ``rules``.
+
+    A ``won`` result carries a move list that the reference engine has
+    replayed to a full foundation; ``lost`` means the whole reachable space
+    was searched; ``unknown`` means a budget ran out first (``reason`` says which).
+    """
+    check_supported(rules)
+    budget = budget or Budget()
+    board.validate(rules)
+    began = time.perf_counter()
+    run = _Search(board, rules, budget)
+    status = K.WON if run.start() else K.PAUSED
+    reason = ""
+    while status not in (K.WON, K.LOST):
+        if budget.seconds is not None and time.perf_counter() - began > budget.seconds:
+            reason = "time"
+        elif budget.states is not None and run.meta[K.M_NODES] >= budget.states:
+            reason = "states"
+        elif not run.make_room(status):
+            reason = "memory"
+        if reason:
+            break
+        chunk = _CHUNK_NODES
+        if budget.states is not None:
+            chunk = min(chunk, budget.states - int(run.meta[K.M_NODES]))
+        status = run.step(chunk)
+    result = SolveResult(UNKNOWN, states=int(run.meta[K.M_NODES]), reason=reason, memory=run.memory())
+    if status == K.LOST:
+        result.verdict = LOST
+    elif status == K.WON:
+        path = run.winning_path()
+        result.raw_length = len(path)
+        moves = shorten(board, path, rules) if shorten_moves else path
+        if not is_solution(board, moves, rules):
+            raise AssertionError("the solver's winning line does not replay: this is a bug, please report it")
+        result.verdict, result.moves = WON, moves
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+def warm_up() -> None:
+    """Compile (or load from cache) every kernel, so that no measured time includes it."""
+    from .rules import GAMES
+
+    rules = GAMES["bakers-dozen"].reduced(ranks=2, piles=2)
+    solve(Board(((0, 1, 2, 3), (4, 5, 6, 7)), (0, 0, 0, 0)), rules)
+    K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))

@@ -1,0 +1,76 @@
+"""Board text: reading, writing, and clear errors."""
+
+import pytest
+
+from solver.board import BoardError, parse_board
+from solver.cards import CardError, card_text, parse_card
+from solver.deals import deal
+from solver.rules import GAMES
+
+BD = GAMES["bakers-dozen"]
+
+
+def test_card_spellings():
+    assert parse_card("TH") == parse_card("10H") == parse_card("10♥") == parse_card("th")
+    assert card_text(parse_card("10♠")) == "TS"
+    assert card_text(parse_card("AC")) == "AC" and parse_card("AC") == 0
+    with pytest.raises(CardError):
+        parse_card("1H")
+    with pytest.raises(CardError):
+        parse_card("QX")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_round_trip(game):
+    board = deal(GAMES[game], 17)
+    again = parse_board(board.to_text()).validate(GAMES[game])
+    assert again == board
+
+
+def test_freecell_solver_style_input():
+    text = deal(GAMES["good-measure"], 3).to_text()
+    fcs = "\n".join((": " + line) if not line.startswith("Foundations") else line for line in text.splitlines())
+    fcs = fcs.replace("C-0", "").replace("D-0", "").replace("H-0", "").replace("S-0", "")
+    assert parse_board(fcs) == deal(GAMES["good-measure"], 3)
+
+
+def test_empty_pile_and_comments():
+    board = parse_board("# a comment\nFoundations: S-A\n\n2S 3S\n-\n:\n")
+    assert board.piles == ((parse_card("2S"), parse_card("3S")), (), ())
+    assert board.foundations == (0, 0, 0, 1)
+
+
+def _bd_text():
+    return deal(BD, 5).to_text().splitlines()
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda lines: lines[:-1], "has 13 piles; the board has 12"),
+        (lambda lines: [lines[0].replace("TS", "4H"), *lines[1:]], "4H is twice in pile 1"),
+        (lambda lines: [*lines[:1], lines[1].replace("KH", "4D"), *lines[2:]], "4D is in piles 1 and 2"),
+        (lambda lines: [lines[0] + " XX", *lines[1:]], "line 1: 'XX' is not a card"),
+        (lambda lines: ["Freecells: AS", *lines], "line 1: unknown line 'Freecells'"),
+        (lambda lines: ["Foundations: C-5", *lines], "foundation C is built to 5, but AC is still in pile 13"),
+        (lambda lines: ["Foundations: C-Z", *lines], "line 1: foundation 'C-Z'"),
+        (lambda lines: ["Foundations: C", *lines], "line 1: foundation 'C' is not SUIT-RANK"),
+        (lambda lines: [*lines, "Foundations: C-A"], "must come before the piles"),
+    ],
+)
+def test_errors_name_what_is_wrong(edit, message):
+    with pytest.raises(BoardError) as err:
+        parse_board("\n".join(edit(_bd_text()))).validate(BD)
+    assert message in str(err.value)
+
+
+def test_missing_card():
+    lines = _bd_text()
+    lines[0] = lines[0].replace("TS ", "")
+    with pytest.raises(BoardError, match="missing card: TS"):
+        parse_board("\n".join(lines)).validate(BD)
+
+
+def test_no_piles():
+    with pytest.raises(BoardError, match="no piles"):
+        parse_board("\n# nothing\n")

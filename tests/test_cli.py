@@ -1,0 +1,83 @@
+"""The `bakers solve` command: output, JSON, and exit status 2 on bad input."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.board import parse_board
+from solver.cli import main
+from solver.deals import deal
+from solver.engine import Move, is_solution
+from solver.rules import GAMES
+
+
+def run(*args, stdin=None):
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def test_solve_a_deal_prints_layout_verdict_and_numbered_moves():
+    out = run("solve", "--game", "bakers-dozen", "--deal", "5")
+    assert out.exit_code == 0, out.output
+    assert "Baker's Dozen, PySolFC deal 5" in out.output
+    assert "pile 13: AC JD 2C AH" in out.output
+    assert "Verdict: won" in out.output
+    assert "  1. AS to foundation" in out.output
+    assert " from pile " in out.output and "onto" in out.output
+
+
+def test_json_moves_replay():
+    out = run("solve", "--game", "good-measure", "--deal", "5", "--json")
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.output)
+    assert record["verdict"] == "won" and record["game"] == "good-measure"
+    board = parse_board(record["board"])
+    assert board == deal(GAMES["good-measure"], 5)
+    moves = [Move(m["from"] - 1, None if m["to"] == "foundation" else m["to"] - 1) for m in record["moves"]]
+    assert is_solution(board, moves, GAMES["good-measure"])
+
+
+def test_lost_deal():
+    out = run("solve", "--game", "good-measure", "--deal", "1", "--json")
+    assert json.loads(out.output)["verdict"] == "lost"
+
+
+def test_unknown_when_the_state_budget_runs_out():
+    out = run("solve", "--game", "good-measure", "--deal", "3", "--max-states", "1000", "--json")
+    record = json.loads(out.output)
+    assert out.exit_code == 0
+    assert record["verdict"] == "unknown" and record["reason"] == "states"
+    assert record["states"] == 1000
+
+
+def test_board_from_stdin():
+    text = deal(GAMES["bakers-dozen"], 5).to_text()
+    out = run("solve", "--game", "bakers-dozen", "--board", "-", stdin=text)
+    assert out.exit_code == 0 and "Verdict: won" in out.output
+
+
+@pytest.mark.parametrize(
+    "args, stdin, message",
+    [
+        (["--game", "klondike", "--deal", "1"], None, "unknown game 'klondike'"),
+        (["--game", "bakers-dozen"], None, "exactly one of --deal"),
+        (["--game", "bakers-dozen", "--deal", "0"], None, "out of range"),
+        (["--game", "bakers-dozen", "--board", "-"], "AS 2S\n", "has 13 piles"),
+        (["--game", "bakers-dozen", "--board", "-"], "AS ZZ\n", "line 1: 'ZZ' is not a card"),
+        (["--game", "bakers-dozen", "--deal", "1", "--memory", "lots"], None, "--memory 'lots'"),
+        (["--game", "bakers-dozen", "--deal", "1", "--timeout", "0"], None, "--timeout must be positive"),
+        (["--game", "bakers-dozen", "--deal", "x"], None, "'x' is not a valid integer"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(args, stdin, message):
+    out = run("solve", *args, stdin=stdin)
+    assert out.exit_code == 2, out.output
+    assert message in out.output
+    assert "Traceback" not in out.output
+
+
+def test_unknown_when_the_memory_budget_runs_out():
+    out = run("solve", "--game", "good-measure", "--deal", "3", "--memory", "1M", "--json")
+    record = json.loads(out.output)
+    assert out.exit_code == 0
+    assert record["verdict"] == "unknown" and record["reason"] == "memory"

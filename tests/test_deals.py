@@ -1,0 +1,126 @@
+"""Deals reproduce PySolFC's game numbers."""
+
+import pytest
+
+from solver.board import Board
+from solver.deals import DealNumberError, deal, kings_to_bottom, pysol_shuffle, pysolfc_layout
+from solver.rules import GAMES
+
+pysol_cards = pytest.importorskip("pysol_cards")
+from pysol_cards.cards import CardRenderer  # noqa: E402
+from pysol_cards.deal_game import Game  # noqa: E402
+from pysol_cards.random_base import RandomBase  # noqa: E402
+
+BD = GAMES["bakers-dozen"]
+GM = GAMES["good-measure"]
+
+# pysol_cards switches to the Mersenne Twister above 32000, PySolFC at 32000
+# itself (pysollib/pysolrandom.py: `0 <= seed < 32000`), so 32000 is left out.
+NUMBERS = [*range(1, 301), *range(31900, 32000), *range(32001, 32100), 100_000, 987_654_321, 10**15 + 7]
+
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_bakers_dozen_matches_pysol_cards(number):
+    expected = Game("bakers_dozen", number, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
+    assert pysolfc_layout(BD, number).to_text() == expected
+
+
+def test_shuffle_is_a_permutation_on_both_generators():
+    for number in (1, 31999, 32000, 5_000_000):
+        assert sorted(pysol_shuffle(number)) == list(range(52))
+
+
+def test_bakers_dozen_kings_are_all_at_the_bottom():
+    for number in range(1, 500):
+        for pile in deal(BD, number).piles:
+            ranks = [c // 4 + 1 for c in pile]
+            kings = ranks.count(13)
+            assert all(r == 13 for r in ranks[:kings]), (number, ranks)
+
+
+def test_spanish_patience_deals_like_bakers_dozen():
+    for number in (1, 7, 40000):
+        assert deal(GAMES["spanish-patience"], number).piles == deal(BD, number).piles
+
+
+# Layouts pinned from this implementation of PySolFC's hooks
+# (pysollib/games/bakersdozen.py: GoodMeasure._shuffleHook, PortugueseSolitaire).
+GOOD_MEASURE_1 = """Foundations: C-0 D-A H-0 S-A
+6H 8S 7S JS 9C
+2H 6D 4D QD 6S
+KC 7D AC 9D 5H
+KD JH 4H TC 7C
+KS 2C QH 2S 7H
+8C 8H TS 3H 5D
+3D TH 5C 6C JC
+KH 4S 4C QC 9H
+QS TD 3C 5S 2D
+8D 3S AH 9S JD
+"""
+
+GOOD_MEASURE_2_PYSOLFC = """Foundations: C-A D-0 H-A S-0
+JH AD 4H 6C JD
+TH 3H 6S 8C 4D
+5S 2H 7C JC 5C
+AS 9H KD TD 3S
+7D TS 9D 9C 2C
+KH KS 7S 2D 4C
+8D 2S QH 6D 3C
+5H TC 5D QS 7H
+3D 9S 4S 6H QC
+KC 8H 8S JS QD
+"""
+
+PORTUGUESE_1 = """JD QC TS 7D
+2D KH QH 6D
+9H 3H 4H 8S
+JC 2S AC 8D
+5D KS 4D QS
+7H 9D 7S 6C
+7C QD 3S 3D
+5H JS TD 8C
+KD AS 4S TC
+KC AH TH 6S
+9S 3C 8H 9C
+5S 4C 2C 2H
+AD 5C JH 6H
+"""
+
+
+def test_good_measure_pinned_layout():
+    assert deal(GM, 1).to_text() == GOOD_MEASURE_1
+    assert deal(GM, 1).note == ""
+
+
+def test_good_measure_king_above_a_card_is_slid_down_and_said():
+    raw = pysolfc_layout(GM, 2)
+    assert raw.to_text() == GOOD_MEASURE_2_PYSOLFC
+    fixed = deal(GM, 2)
+    assert fixed.piles[3] == (raw.piles[3][2], raw.piles[3][0], raw.piles[3][1], *raw.piles[3][3:])
+    assert fixed.piles[3][0] // 4 == 12  # the King KD is now the bottom card
+    assert "pile 4" in fixed.note and "King" in fixed.note
+    assert [p for i, p in enumerate(fixed.piles) if i != 3] == [p for i, p in enumerate(raw.piles) if i != 3]
+
+
+def test_good_measure_founds_two_aces_and_deals_fifty():
+    for number in range(1, 200):
+        board = deal(GM, number)
+        assert sorted(board.foundations) == [0, 0, 1, 1]
+        assert [len(p) for p in board.piles] == [5] * 10
+
+
+def test_portuguese_pinned_layout_keeps_kings_where_they_fall():
+    board = deal(GAMES["portuguese-solitaire"], 1)
+    assert board.to_text() == PORTUGUESE_1
+    assert deal(GAMES["spanish-patience-ii"], 1).piles == board.piles
+
+
+def test_kings_to_bottom_keeps_king_order():
+    board = Board(((0, 48, 5, 51), (1,)))
+    assert kings_to_bottom(board, 13).piles == ((48, 51, 0, 5), (1,))
+
+
+@pytest.mark.parametrize("number", [0, -1, 10**20])
+def test_bad_deal_numbers(number):
+    with pytest.raises(DealNumberError, match="out of range"):
+        deal(BD, number)
