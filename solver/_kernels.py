@@ -37,6 +37,20 @@ Safe foundation moves (``play_safe_moves``)
     Premises, checked by ``search.check_supported``: single-card moves,
     build by rank regardless of suit, no worrying back.  What an empty pile
     takes does not matter: W' never has fewer empty piles than W.
+Dead positions (``relaxed_dead``)
+    Relax the game: a card may leave its pile when some card one rank
+    higher is the top card of another pile or has itself left its pile
+    since this position (wherever it went, even up), or when every lower
+    card of its suit is up or has left its pile, or, where the rules let an
+    empty pile take it, when some pile has been emptied.  Every real move
+    from this position is a relaxed move: a real host is a top card or a
+    card that has moved since; a real foundation move needs the lower cards
+    of the suit up; a real empty-pile move needs an empty pile.  So when the
+    relaxed game cannot clear every pile, the real game cannot be won.
+    Cards already up at this position host nothing: they never come back.
+    In the relaxed game letting a card leave never hurts (it only adds
+    hosts and foundation progress), so one greedy pass to a fixed point
+    decides it: no search is needed.
 """
 
 from __future__ import annotations
@@ -53,7 +67,7 @@ EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2
 RUNNING, WON, LOST, PAUSED, TABLE_FULL, STACK_FULL = 0, 1, 2, 3, 4, 5
 
 # Slots of the ``meta`` array that carry the search between calls.
-M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY = range(7)
+M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY, M_DEAD = range(8)
 META_SIZE = 8
 
 MAX_MOVES_PER_NODE = 200  # 13 sources x (13 hosts + foundation) bounds it
@@ -181,6 +195,59 @@ def table_rehash(old, new):
             table_insert(new, old[i], old[i + 1])
 
 
+SCRATCH_SIZE = 128
+_S_LEFT, _S_TOPS, _S_FOUND, _S_HAVE, _S_FREE = 0, 16, 32, 36, 52
+
+
+@njit(cache=True)
+def relaxed_dead(board, heights, found, nranks, empty_rule, scratch):
+    """True when even the relaxed game (module text) cannot be won from here.
+
+    ``scratch`` holds, per pile, how many cards are still in it; per rank, how
+    many piles show it on top and whether a card of it has left its pile or is
+    up; per suit, the foundation the freed cards allow; per card, freed."""
+    piles = board.shape[0]
+    scratch[:] = 0
+    emptied = False
+    remaining = 0
+    for suit in range(4):
+        scratch[_S_FOUND + suit] = found[suit]
+    for p in range(piles):
+        scratch[_S_LEFT + p] = heights[p]
+        remaining += heights[p]
+        if heights[p] > 0:
+            scratch[_S_TOPS + board[p, heights[p] - 1] // 4 + 1] += 1
+        else:
+            emptied = True
+    progress = True
+    while progress and remaining > 0:
+        progress = False
+        for p in range(piles):
+            while scratch[_S_LEFT + p] > 0:
+                card = board[p, scratch[_S_LEFT + p] - 1]
+                rank = card // 4 + 1
+                suit = card % 4
+                # A top of rank+1 is on another pile: this pile's top is `card` itself.
+                ok = rank < nranks and (scratch[_S_HAVE + rank + 1] > 0 or scratch[_S_TOPS + rank + 1] > 0)
+                ok = ok or scratch[_S_FOUND + suit] == rank - 1
+                ok = ok or (emptied and (empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)))
+                if not ok:
+                    break
+                scratch[_S_LEFT + p] -= 1
+                scratch[_S_TOPS + rank] -= 1
+                scratch[_S_HAVE + rank] = 1
+                scratch[_S_FREE + card] = 1
+                while scratch[_S_FOUND + suit] < nranks and scratch[_S_FREE + scratch[_S_FOUND + suit] * 4 + suit]:
+                    scratch[_S_FOUND + suit] += 1
+                remaining -= 1
+                progress = True
+                if scratch[_S_LEFT + p] > 0:
+                    scratch[_S_TOPS + board[p, scratch[_S_LEFT + p] - 1] // 4 + 1] += 1
+                else:
+                    emptied = True
+    return remaining > 0
+
+
 @njit(cache=True)
 def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start):
     """Write the moves of the position at ``out[start:]``; foundation moves first, then
@@ -244,7 +311,7 @@ def _dig_key(board, heights, p):
 def search(
     board, heights, found, nranks, empty_rule, zob, keys, table, meta,
     mv_start, mv_count, mv_next, path_src, path_dst, path_card, path_autos,
-    moves_src, moves_dst, auto_src, auto_card, node_limit,
+    moves_src, moves_dst, auto_src, auto_card, scratch, node_limit,
 ):  # fmt: skip
     """Run the depth-first search for at most ``node_limit`` new positions; returns a status."""
     depth = meta[M_DEPTH]
@@ -283,6 +350,11 @@ def search(
                 continue
             meta[M_TABLE_COUNT] += 1
             meta[M_NODES] += 1
+            if relaxed_dead(board, heights, found, nranks, empty_rule, scratch):
+                meta[M_DEAD] += 1
+                _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
+                _undo(board, heights, found, zob, keys, meta, src, dst, card)
+                continue
             depth += 1
             meta[M_PENDING] = 1
         else:

@@ -54,6 +54,7 @@ class SolveResult:
     reason: str = ""  # why an `unknown`: "time", "memory" or "states"
     memory: int = 0  # bytes held by the table and stack at the end
     raw_length: int = 0  # moves in the search's own path, before shortening
+    dead_ends: int = 0  # positions the relaxation proved lost
 
 
 class _Search:
@@ -73,6 +74,7 @@ class _Search:
         self.keys = K.position_hash(self.board, self.heights, _ZOBRIST)
         self.auto_src = np.zeros(64, dtype=np.int16)
         self.auto_card = np.zeros(64, dtype=np.int16)
+        self.scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
         self._alloc_stack(1 << 10, 1 << 14)
         slots = _FIRST_TABLE_SLOTS
         while slots > 1024 and self._bytes(slots, self.mv_start.size, self.moves_src.size) > budget.memory:
@@ -137,12 +139,16 @@ class _Search:
         self.meta[K.M_PENDING] = 1
         return self.meta[K.M_IN_PLAY] == 0
 
+    def root_is_dead(self) -> bool:
+        empty = _EMPTY_CODES[self.rules.empty_pile]
+        return K.relaxed_dead(self.board, self.heights, self.found, self.rules.ranks, empty, self.scratch)
+
     def step(self, node_limit: int) -> int:
         return K.search(
             self.board, self.heights, self.found, self.rules.ranks, _EMPTY_CODES[self.rules.empty_pile],
             _ZOBRIST, self.keys, self.table, self.meta,
             self.mv_start, self.mv_count, self.mv_next, self.path_src, self.path_dst, self.path_card,
-            self.path_autos, self.moves_src, self.moves_dst, self.auto_src, self.auto_card, node_limit,
+            self.path_autos, self.moves_src, self.moves_dst, self.auto_src, self.auto_card, self.scratch, node_limit,
         )  # fmt: skip
 
     def winning_path(self) -> list[Move]:
@@ -169,7 +175,12 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     board.validate(rules)
     began = time.perf_counter()
     run = _Search(board, rules, budget)
-    status = K.WON if run.start() else K.PAUSED
+    status = K.PAUSED
+    if run.start():
+        status = K.WON
+    elif run.root_is_dead():
+        status = K.LOST
+        run.meta[K.M_DEAD] += 1
     reason = ""
     while status not in (K.WON, K.LOST):
         if budget.seconds is not None and time.perf_counter() - began > budget.seconds:
@@ -185,6 +196,7 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
             chunk = min(chunk, budget.states - int(run.meta[K.M_NODES]))
         status = run.step(chunk)
     result = SolveResult(UNKNOWN, states=int(run.meta[K.M_NODES]), reason=reason, memory=run.memory())
+    result.dead_ends = int(run.meta[K.M_DEAD])
     if status == K.LOST:
         result.verdict = LOST
     elif status == K.WON:

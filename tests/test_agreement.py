@@ -35,3 +35,19 @@ def test_solver_agrees_with_reference_search(game):
             assert is_solution(board, result.moves, rules)
         verdicts[result.verdict] += 1
     assert verdicts[WON] >= 100 and verdicts[LOST] >= 100, verdicts
+
+
+def test_relaxation_fires_on_lost_deals():
+    """The dead-position test must be exercised: many lost deals are proved lost through it."""
+    rng = random.Random("relaxation")
+    fired = lost = 0
+    for i in range(300):
+        ranks, piles = SIZES[i % len(SIZES)]
+        rules = GAMES["good-measure"].reduced(ranks, piles)
+        board = random_deal(rules, rng)
+        result = solve(board, rules, Budget(seconds=None))
+        if result.verdict == LOST:
+            assert reference_search(board, rules) is None
+            lost += 1
+            fired += result.dead_ends > 0
+    assert lost >= 30 and fired >= lost // 2, (lost, fired)

@@ -1,0 +1,140 @@
+"""Solve PySolFC deals of the named games and write a table under results/.
+
+    python benchmarks/bench_solve.py                       # deals 1-200, 10 s and 2 GiB a deal
+    python benchmarks/bench_solve.py --deals 1-50 --games good-measure --timeout 2
+
+Each deal runs in a worker process (compiled kernels loaded once per worker,
+before any clock starts).  Times are wall seconds inside ``solve``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import multiprocessing as mp
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from solver import GAMES, Budget, deal, solve  # noqa: E402
+from solver.search import warm_up  # noqa: E402
+
+NAMED_GAMES = ["bakers-dozen", "good-measure", "spanish-patience", "portuguese-solitaire"]
+# Freecell Solver's solution lengths on these games (median), for comparison.
+FCS_MEDIAN_MOVES = "110-190"
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import numba
+
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}, numba {numba.__version__}"
+    )
+
+
+def _init() -> None:
+    warm_up()
+
+
+def _solve_one(task: tuple[str, int, float, int]) -> dict:
+    game, number, seconds, memory = task
+    rules = GAMES[game]
+    result = solve(deal(rules, number), rules, Budget(seconds=seconds, memory=memory))
+    return {
+        "game": game,
+        "deal": number,
+        "verdict": result.verdict,
+        "reason": result.reason,
+        "states": result.states,
+        "seconds": round(result.seconds, 4),
+        "memory_mib": round(result.memory / 2**20, 1),
+        "moves": len(result.moves),
+        "raw_moves": result.raw_length,
+        "worker_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def _p(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+def summarize(rows: list[dict], game: str) -> str:
+    mine = [r for r in rows if r["game"] == game]
+    count = {v: sum(r["verdict"] == v for r in mine) for v in ("won", "lost", "unknown")}
+    times = [r["seconds"] for r in mine]
+    states, total = sum(r["states"] for r in mine), sum(times)
+    lengths = [r["moves"] for r in mine if r["verdict"] == "won"]
+    return (
+        f"| {game} | {len(mine)} | {count['won']} | {count['lost']} | {count['unknown']} "
+        f"| {100 * (count['won'] + count['lost']) / max(1, len(mine)):.1f}% "
+        f"| {statistics.median(times):.3f} | {_p(times, 0.9):.3f} | {states / max(total, 1e-9):,.0f} "
+        f"| {max(r['memory_mib'] for r in mine):,.0f} | {max(r['worker_rss_mib'] for r in mine):,.0f} "
+        f"| {statistics.median(lengths) if lengths else '-'} |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="+", default=NAMED_GAMES, choices=list(GAMES))
+    parser.add_argument("--deals", default="1-200", help="a range FIRST-LAST of PySolFC numbers")
+    parser.add_argument("--timeout", type=float, default=10.0)
+    parser.add_argument("--memory", type=float, default=2.0, help="GiB per deal")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--out", default=str(ROOT / "results" / "bench_solve"), help="path without extension")
+    args = parser.parse_args()
+    first, _, last = args.deals.partition("-")
+    numbers = range(int(first), int(last or first) + 1)
+    tasks = [(g, n, args.timeout, int(args.memory * 2**30)) for g in args.games for n in numbers]
+    began = time.time()
+    with mp.get_context("fork").Pool(args.jobs, initializer=_init) as pool:
+        rows = []
+        for row in pool.imap_unordered(_solve_one, tasks):
+            rows.append(row)
+            if row["verdict"] == "unknown":
+                print(f"  unknown: {row['game']} {row['deal']} ({row['reason']})", flush=True)
+    rows.sort(key=lambda r: (args.games.index(r["game"]), r["deal"]))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.with_suffix(".csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    table = [
+        f"# Solver benchmark: PySolFC deals {args.deals}",
+        "",
+        f"Budget per deal: {args.timeout:g} s, {args.memory:g} GiB.  Jobs: {args.jobs}.  "
+        f"Wall time of the run: {time.time() - began:.0f} s.",
+        f"Machine: {machine()}.",
+        f"Command: `python benchmarks/bench_solve.py {' '.join(sys.argv[1:])}`",
+        "",
+        "| game | deals | won | lost | unknown | decided | median s | p90 s | states/s | peak table MiB "
+        "| peak worker RSS MiB | median moves |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        *[summarize(rows, g) for g in args.games],
+        "",
+        f"Median solution length of Freecell Solver on these games, for comparison: {FCS_MEDIAN_MOVES} moves.",
+        f"Per-deal rows: `{out.with_suffix('.csv').name}` beside this file.",
+    ]
+    out.with_suffix(".md").write_text("\n".join(table) + "\n")
+    print("\n".join(table))
+
+
+if __name__ == "__main__":
+    main()
