@@ -37,6 +37,16 @@ Safe foundation moves (``play_safe_moves``)
     Premises, checked by ``search.check_supported``: single-card moves,
     build by rank regardless of suit, no worrying back.  What an empty pile
     takes does not matter: W' never has fewer empty piles than W.
+Lone cards stay put where spaces stay empty (``_generate``)
+    Where an empty pile takes nothing, a card alone in its pile never moves
+    onto another pile (it may still go up).  Proof: let T' follow from T by
+    moving lone card c from pile a onto y, top of pile b.  Any line from T'
+    is mirrored from T move for move: the cards that lie on c in T' lie on
+    c in pile a in T, every move of one of them (or onto one of them) is
+    played the same from or to pile a, y is exposed in T whenever it is in
+    T', and once c's stack has gone the two positions are equal (pile a is
+    empty and dead in both).  So a shortest winning line never makes such a
+    move, and pruning it loses no win.
 Dead positions (``relaxed_dead``)
     Relax the game: a card may leave its pile when some card one rank
     higher is the top card of another pile or has itself left its pile
@@ -273,6 +283,8 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
         if h == 0:
             continue
         rank = board[p, h - 1] // 4 + 1
+        if h == 1 and empty_rule == EMPTY_NONE:
+            continue
         for q in range(piles):
             if q != p and heights[q] > 0 and board[q, heights[q] - 1] // 4 + 1 == rank + 1:
                 out_src[n] = p
