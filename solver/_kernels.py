@@ -37,9 +37,12 @@ Safe foundation moves (``play_safe_moves``)
     Premises, checked by ``search.check_supported``: single-card moves,
     build by rank regardless of suit, no worrying back.  What an empty pile
     takes does not matter: W' never has fewer empty piles than W.
-Lone cards stay put where spaces stay empty (``_generate``)
-    Where an empty pile takes nothing, a card alone in its pile never moves
-    onto another pile (it may still go up).  Proof: let T' follow from T by
+Lone cards stay put where spaces are useless (``_generate``)
+    Where an empty pile takes nothing -- or takes only a King and every King
+    left in the tableau is the bottom card of its pile, so that moving one
+    into a space is a mere change of pile order, which a shortest line never
+    makes -- a card alone in its pile never moves onto another pile (it may
+    still go up).  Proof: let T' follow from T by
     moving lone card c from pile a onto y, top of pile b.  Any line from T'
     is mirrored from T move for move: the cards that lie on c in T' lie on
     c in pile a in T, every move of one of them (or onto one of them) is
@@ -277,6 +280,7 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
     piles = board.shape[0]
     n = start
     first_empty = -1
+    spaces_useless = empty_rule != EMPTY_ANY
     for p in range(piles):
         h = heights[p]
         buried, whole = 99, 99
@@ -285,6 +289,8 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
             if i < h - 1:
                 buried = min(buried, k)
             whole = min(whole, k)
+            if i > 0 and board[p, i] // 4 + 1 == nranks:
+                spaces_useless = spaces_useless and empty_rule == EMPTY_NONE
         scratch[_S_SRC_NEED + p] = min(buried, 20)
         scratch[_S_DST_NEED + p] = min(whole, 20)
         if h == 0 and first_empty < 0:
@@ -297,7 +303,7 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
     n_found = n
     for p in range(piles):
         h = heights[p]
-        if h == 0 or (h == 1 and empty_rule == EMPTY_NONE):
+        if h == 0 or (h == 1 and spaces_useless):
             continue
         rank = board[p, h - 1] // 4 + 1
         for q in range(piles):
