@@ -93,14 +93,16 @@ def summarize(rows: list[dict], game: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="+", default=NAMED_GAMES, choices=list(GAMES))
-    parser.add_argument("--deals", default="1-200", help="a range FIRST-LAST of PySolFC numbers")
+    parser.add_argument("--deals", default="1-200", help="PySolFC numbers: FIRST-LAST, or a list like 3,7,10-20")
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--memory", type=float, default=2.0, help="GiB per deal")
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     parser.add_argument("--out", default=str(ROOT / "results" / "bench_solve"), help="path without extension")
     args = parser.parse_args()
-    first, _, last = args.deals.partition("-")
-    numbers = range(int(first), int(last or first) + 1)
+    numbers = []
+    for part in args.deals.split(","):
+        first, _, last = part.partition("-")
+        numbers += range(int(first), int(last or first) + 1)
     tasks = [(g, n, args.timeout, int(args.memory * 2**30)) for g in args.games for n in numbers]
     began = time.time()
     with mp.get_context("fork").Pool(args.jobs, initializer=_init) as pool:

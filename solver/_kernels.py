@@ -185,6 +185,11 @@ def _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card
 
 
 @njit(cache=True)
+def seed_random(seed):
+    np.random.seed(seed)
+
+
+@njit(cache=True)
 def table_insert(table, h0, h1):
     """Insert the 128-bit key; 1 if it is new, 0 if it was there."""
     key0 = h0 | np.uint64(1)  # 0 marks an empty slot
@@ -270,13 +275,13 @@ def _need(card, found):
 
 
 @njit(cache=True)
-def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start, scratch):
+def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start, scratch, noise):
     """Write the moves of the position at ``out[start:]``; returns how many.
 
     Order (it decides how fast wins are found, never what is found):
     foundation moves first; then moves off the pile that buries the card
     closest to going up; among those, onto the pile that buries nothing
-    needed soon."""
+    needed soon.  ``noise`` > 0 perturbs that order at random, for restarts."""
     piles = board.shape[0]
     n = start
     first_empty = -1
@@ -310,13 +315,15 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
             if q != p and heights[q] > 0 and board[q, heights[q] - 1] // 4 + 1 == rank + 1:
                 out_src[n] = p
                 out_dst[n] = q
-                scratch[_S_SORT + n - start] = scratch[_S_SRC_NEED + p] * 32 + 31 - scratch[_S_DST_NEED + q]
+                key = scratch[_S_SRC_NEED + p] * 32 + 31 - scratch[_S_DST_NEED + q]
+                scratch[_S_SORT + n - start] = key * 8 + (np.random.randint(0, 8 * noise + 1) if noise else 0)
                 n += 1
         fills = empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)
         if first_empty >= 0 and h > 1 and fills:
             out_src[n] = p
             out_dst[n] = first_empty
-            scratch[_S_SORT + n - start] = scratch[_S_SRC_NEED + p] * 32 + 31
+            key = scratch[_S_SRC_NEED + p] * 32 + 31
+            scratch[_S_SORT + n - start] = key * 8 + (np.random.randint(0, 8 * noise + 1) if noise else 0)
             n += 1
     for i in range(n_found + 1, n):
         s, d, key = out_src[i], out_dst[i], scratch[_S_SORT + i - start]
@@ -336,7 +343,7 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
 def search(
     board, heights, found, nranks, empty_rule, zob, keys, table, meta,
     mv_start, mv_count, mv_next, path_src, path_dst, path_card, path_autos,
-    moves_src, moves_dst, auto_src, auto_card, scratch, node_limit,
+    moves_src, moves_dst, auto_src, auto_card, scratch, noise, node_limit,
 ):  # fmt: skip
     """Run the depth-first search for at most ``node_limit`` new positions; returns a status."""
     depth = meta[M_DEPTH]
@@ -349,7 +356,9 @@ def search(
                 meta[M_DEPTH] = depth
                 return STACK_FULL
             mv_start[depth] = start
-            mv_count[depth] = _generate(board, heights, found, nranks, empty_rule, moves_src, moves_dst, start, scratch)
+            mv_count[depth] = _generate(
+                board, heights, found, nranks, empty_rule, moves_src, moves_dst, start, scratch, noise
+            )
             mv_next[depth] = 0
             meta[M_PENDING] = 0
         if meta[M_NODES] >= stop or meta[M_TABLE_COUNT] >= table_limit:

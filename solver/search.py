@@ -22,6 +22,8 @@ _EMPTY_CODES = {EMPTY_NONE: K.EMPTY_NONE, EMPTY_ANY: K.EMPTY_ANY, EMPTY_KING: K.
 _ZOBRIST = K.zobrist_keys()
 _CHUNK_NODES = 1 << 16  # nodes between two looks at the clock
 _FIRST_TABLE_SLOTS = 1 << 18
+_FIRST_RUN_NODES = 1 << 17  # restarts double it; see solve()
+_MAX_NOISE = 3
 
 
 class UnsupportedRulesError(ValueError):
@@ -55,13 +57,14 @@ class SolveResult:
     memory: int = 0  # bytes held by the table and stack at the end
     raw_length: int = 0  # moves in the search's own path, before shortening
     dead_ends: int = 0  # positions the relaxation proved lost
+    restarts: int = 0  # runs given up for a fresh one with a doubled budget
 
 
 class _Search:
     """The arrays of one search, grown on demand within the memory budget."""
 
-    def __init__(self, board: Board, rules: Rules, budget: Budget) -> None:
-        self.rules, self.budget = rules, budget
+    def __init__(self, board: Board, rules: Rules, budget: Budget, noise: int = 0) -> None:
+        self.rules, self.budget, self.noise = rules, budget, noise
         height = max(len(p) for p in board.piles) + rules.ranks + 1
         self.board = np.zeros((rules.piles, height), dtype=np.int16)
         self.heights = np.zeros(rules.piles, dtype=np.int32)
@@ -148,7 +151,8 @@ class _Search:
             self.board, self.heights, self.found, self.rules.ranks, _EMPTY_CODES[self.rules.empty_pile],
             _ZOBRIST, self.keys, self.table, self.meta,
             self.mv_start, self.mv_count, self.mv_next, self.path_src, self.path_dst, self.path_card,
-            self.path_autos, self.moves_src, self.moves_dst, self.auto_src, self.auto_card, self.scratch, node_limit,
+            self.path_autos, self.moves_src, self.moves_dst, self.auto_src, self.auto_card, self.scratch,
+            self.noise, node_limit,
         )  # fmt: skip
 
     def winning_path(self) -> list[Move]:
@@ -162,6 +166,26 @@ class _Search:
             moves += [Move(next(autos)) for _ in range(self.path_autos[d])]
         return moves
 
+    def run(self, deadline: float | None, node_cap: int | None) -> tuple[int, str]:
+        """Search until a verdict, the deadline, ``node_cap`` positions, or the memory budget."""
+        if self.start():
+            return K.WON, ""
+        if self.root_is_dead():
+            self.meta[K.M_DEAD] += 1
+            return K.LOST, ""
+        status = K.PAUSED
+        while True:
+            if deadline is not None and time.perf_counter() > deadline:
+                return status, "time"
+            if node_cap is not None and self.meta[K.M_NODES] >= node_cap:
+                return status, "states"
+            if not self.make_room(status):
+                return status, "memory"
+            chunk = _CHUNK_NODES if node_cap is None else min(_CHUNK_NODES, node_cap - int(self.meta[K.M_NODES]))
+            status = self.step(chunk)
+            if status in (K.WON, K.LOST):
+                return status, ""
+
 
 def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_moves: bool = True) -> SolveResult:
     """Decide whether ``board`` can be won under ``rules``.
@@ -169,34 +193,36 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     A ``won`` result carries a move list that the reference engine has
     replayed to a full foundation; ``lost`` means the whole reachable space
     was searched; ``unknown`` means a budget ran out first (``reason`` says which).
+
+    The search restarts with a doubled position budget and a perturbed move
+    order each time a run uses up its budget, because a depth-first search
+    that goes wrong early can spend a long time below that move while
+    another order finds a win at once.  Each run is a complete search, so
+    the first one that finishes gives the verdict: restarts change how fast
+    a verdict comes, never which.
     """
     check_supported(rules)
     budget = budget or Budget()
     board.validate(rules)
     began = time.perf_counter()
-    run = _Search(board, rules, budget)
-    status = K.PAUSED
-    if run.start():
-        status = K.WON
-    elif run.root_is_dead():
-        status = K.LOST
-        run.meta[K.M_DEAD] += 1
-    reason = ""
-    while status not in (K.WON, K.LOST):
-        if budget.seconds is not None and time.perf_counter() - began > budget.seconds:
-            reason = "time"
-        elif budget.states is not None and run.meta[K.M_NODES] >= budget.states:
-            reason = "states"
-        elif not run.make_room(status):
-            reason = "memory"
-        if reason:
+    deadline = None if budget.seconds is None else began + budget.seconds
+    result = SolveResult(UNKNOWN)
+    run_cap = _FIRST_RUN_NODES
+    while True:
+        cap = run_cap
+        if budget.states is not None and budget.states - result.states <= run_cap:
+            cap = budget.states - result.states
+        K.seed_random(result.restarts)
+        run = _Search(board, rules, budget, noise=min(result.restarts, _MAX_NOISE))
+        status, reason = run.run(deadline, cap)
+        result.states += int(run.meta[K.M_NODES])
+        result.dead_ends += int(run.meta[K.M_DEAD])
+        result.memory = max(result.memory, run.memory())
+        final_states = budget.states is not None and result.states >= budget.states
+        if status in (K.WON, K.LOST) or reason in ("time", "memory") or final_states:
             break
-        chunk = _CHUNK_NODES
-        if budget.states is not None:
-            chunk = min(chunk, budget.states - int(run.meta[K.M_NODES]))
-        status = run.step(chunk)
-    result = SolveResult(UNKNOWN, states=int(run.meta[K.M_NODES]), reason=reason, memory=run.memory())
-    result.dead_ends = int(run.meta[K.M_DEAD])
+        result.restarts += 1
+        run_cap *= 2
     if status == K.LOST:
         result.verdict = LOST
     elif status == K.WON:
@@ -206,6 +232,8 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
         if not is_solution(board, moves, rules):
             raise AssertionError("the solver's winning line does not replay: this is a bug, please report it")
         result.verdict, result.moves = WON, moves
+    else:
+        result.reason = reason
     result.seconds = time.perf_counter() - began
     return result
 

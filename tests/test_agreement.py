@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from solver import search
 from solver.deals import random_deal
 from solver.engine import is_solution, reference_search
 from solver.rules import GAMES
@@ -51,3 +52,20 @@ def test_relaxation_fires_on_lost_deals():
             lost += 1
             fired += result.dead_ends > 0
     assert lost >= 30 and fired >= lost // 2, (lost, fired)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_restarts_agree_with_reference_search(game, monkeypatch):
+    """With a tiny first run, most deals go through several randomized restarts."""
+    monkeypatch.setattr(search, "_FIRST_RUN_NODES", 4)
+    rng = random.Random(f"restarts-{game}")
+    restarted = 0
+    for i in range(300):
+        ranks, piles = SIZES[i % len(SIZES)]
+        rules = GAMES[game].reduced(ranks, piles)
+        board = random_deal(rules, rng)
+        expected = WON if reference_search(board, rules) is not None else LOST
+        result = solve(board, rules, Budget(seconds=None))
+        assert result.verdict == expected, f"{game} {ranks}x{piles}\n{board.to_text()}"
+        restarted += result.restarts > 0
+    assert restarted >= 100, restarted
