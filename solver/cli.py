@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+from pathlib import Path
 
 import click
 
+from .batch import BatchError, parse_deals, run_batch, summarize
 from .board import BoardError, parse_board
 from .cards import card_text
 from .deals import DealNumberError, deal
@@ -82,6 +85,62 @@ def solve_command(game, number, board_file, timeout, memory, max_states, as_json
         click.echo(json.dumps(_json_record(rules, source, number, board, result)))
     else:
         _print_text(rules, source, board, result)
+
+
+@main.command("winrate")
+@click.option("--game", "-g", required=True, help=f"One of: {', '.join(GAMES)}.")
+@click.option("--deals", "-d", "deal_range", help="PySolFC numbers, e.g. 1-1000 or 1-10,50-60.")
+@click.option("--count", "-n", type=int, help="Deals 1..N (instead of --deals).")
+@click.option("--jobs", "-j", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="JSONL records [default: winrate-GAME.jsonl].")
+@click.option("--timeout", "-t", type=float, default=60.0, show_default=True, help="Seconds per deal.")
+@click.option("--memory", "-m", default="2G", show_default=True, help="Memory per deal, e.g. 512M, 2G.")
+@click.option("--max-states", type=int, default=None, help="Positions per deal before `unknown`.")
+@click.option("--scheduler", help="A Dask scheduler address (tcp://host:8786) to run the batch on.")
+@click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
+def winrate_command(game, deal_range, count, jobs, output, timeout, memory, max_states, scheduler, progress) -> None:
+    """Solve a batch of deals and estimate the win rate, with its 95% Wilson interval.
+
+    Records are appended to the output as deals are decided; rerunning the
+    same command resumes where an interrupted run stopped."""
+    from tqdm import tqdm
+
+    rules = _rules_or_fail(game)
+    if (deal_range is None) == (count is None):
+        raise InputError("give exactly one of --deals RANGE and --count N")
+    if count is not None and count < 1:
+        raise InputError("--count must be at least 1")
+    if timeout <= 0 or (max_states is not None and max_states <= 0):
+        raise InputError("--timeout and --max-states must be positive")
+    if jobs is not None and jobs < 1:
+        raise InputError("--jobs must be at least 1")
+    try:
+        numbers = parse_deals(deal_range if deal_range is not None else f"1-{count}")
+    except BatchError as err:
+        raise InputError(str(err)) from None
+    budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
+    path = Path(output or f"winrate-{rules.name}.jsonl")
+    bar = tqdm(total=len(numbers), unit="deal", disable=not progress, dynamic_ncols=True)
+
+    def show(record, tally) -> None:
+        low, high = tally.interval
+        bar.set_postfix_str(f"won {tally.won} lost {tally.lost} unknown {tally.unknown} "
+                            f"[{100 * low:.1f}%, {100 * high:.1f}%]")  # fmt: skip
+        bar.update()
+
+    try:
+        records = run_batch(rules, numbers, budget, path, jobs or os.cpu_count() or 1, scheduler, show)
+    except BatchError as err:
+        raise InputError(str(err)) from None
+    finally:
+        bar.close()
+    tally = summarize(records)
+    seconds = sorted(r["seconds"] for r in records)
+    click.echo(f"{rules.title}, deals {deal_range or f'1-{count}'}: {tally.text()}")
+    click.echo(
+        f"Time per deal: median {seconds[len(seconds) // 2]:.3f} s, max {seconds[-1]:.3f} s, "
+        f"total {sum(seconds):.1f} s.  Records: {path}"
+    )
 
 
 def _json_record(rules, source, number, board, result: SolveResult) -> dict:

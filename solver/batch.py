@@ -1,0 +1,169 @@
+"""Batches of deals: parallel, resumable, one JSON line per decided deal.
+
+Each record is appended (and flushed) as soon as its deal is decided, so a
+killed run loses at most the deals in flight; a rerun with the same output
+skips the deals already recorded, mends a torn last line, and appends the
+rest.  A lock file keeps two batches from writing to one output.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import multiprocessing as mp
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .deals import MAX_DEAL, deal
+from .rules import GAMES, Rules
+from .search import Budget, solve, warm_up
+from .stats import WinRate
+
+MAX_BATCH = 10_000_000  # deals in one batch
+
+
+class BatchError(ValueError):
+    """A batch that cannot run: bad deal range, a locked or corrupt output."""
+
+
+def parse_deals(text: str) -> list[int]:
+    """``1-100``, ``7``, or ``1-10,50-60`` -> deal numbers, in order, without repeats."""
+    numbers: dict[int, None] = {}
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        try:
+            low = int(first)
+            high = int(last) if dash else low
+        except ValueError:
+            raise BatchError(f"deal range {part.strip()!r}: write FIRST-LAST, e.g. 1-1000") from None
+        if low < 1 or high >= MAX_DEAL:
+            raise BatchError(f"deal range {part.strip()!r}: deal numbers run from 1 to {MAX_DEAL - 1}")
+        if high < low:
+            raise BatchError(f"deal range {part.strip()!r} is reversed")
+        if high - low + 1 + len(numbers) > MAX_BATCH:
+            raise BatchError(f"deal range {text!r} has more than {MAX_BATCH:,} deals")
+        numbers.update(dict.fromkeys(range(low, high + 1)))
+    return list(numbers)
+
+
+def solve_record(game: str, number: int, budget: Budget) -> dict:
+    """Solve one numbered deal; the record a batch stores for it."""
+    rules = GAMES[game]
+    result = solve(deal(rules, number), rules, budget)
+    return {
+        "game": game,
+        "deal": number,
+        "verdict": result.verdict,
+        "reason": result.reason,
+        "states": result.states,
+        "seconds": round(result.seconds, 4),
+        "moves": len(result.moves),
+    }
+
+
+def read_records(path: Path) -> list[dict]:
+    """The records already in ``path``; a torn last line (a kill mid-write) is cut off the file."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    if end < len(data):
+        with open(path, "r+b") as f:
+            f.truncate(end)
+    records = []
+    for line_no, line in enumerate(data[:end].splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            record["game"], record["deal"], record["verdict"]  # noqa: B018 -- the fields a record must have
+        except (ValueError, KeyError, TypeError):
+            raise BatchError(f"{path}: line {line_no} is not a batch record; not touching this file") from None
+        records.append(record)
+    return records
+
+
+@contextmanager
+def exclusive(path: Path) -> Iterator[None]:
+    """Hold ``path``.lock for the batch; refuse if another batch holds it."""
+    lock_path = path.with_name(path.name + ".lock")
+    with open(lock_path, "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BatchError(f"{path} is in use by another batch") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _solve_task(task: tuple[str, int, Budget]) -> dict:
+    return solve_record(*task)
+
+
+def _local_results(tasks: list[tuple[str, int, Budget]], jobs: int) -> Iterator[dict]:
+    if jobs <= 1:
+        warm_up()
+        yield from map(_solve_task, tasks)
+        return
+    # Fork after the kernels are compiled/loaded, so no worker compiles them again.
+    warm_up()
+    with mp.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap_unordered(_solve_task, tasks)
+
+
+def _dask_results(tasks: list[tuple[str, int, Budget]], scheduler: str) -> Iterator[dict]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise BatchError("--scheduler needs Dask: pip install 'bakers-solver[dask]'") from None
+    with Client(scheduler) as client:
+        client.run(warm_up)
+        futures = [client.submit(_solve_task, task, pure=False) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def run_batch(
+    rules: Rules,
+    numbers: Iterable[int],
+    budget: Budget,
+    output: Path,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    on_record: Callable[[dict, WinRate], None] | None = None,
+) -> list[dict]:
+    """Solve every deal in ``numbers`` not yet recorded in ``output``; returns all their records in order."""
+    output = Path(output)
+    numbers = list(numbers)
+    with exclusive(output):
+        known = {r["deal"]: r for r in read_records(output) if r["game"] == rules.name}
+        tasks = [(rules.name, n, budget) for n in numbers if n not in known]
+        wanted = set(numbers)
+        tally = summarize(r for n, r in known.items() if n in wanted)
+        results = _dask_results(tasks, scheduler) if scheduler else _local_results(tasks, jobs)
+        with open(output, "a") as out:
+            for record in results:
+                out.write(json.dumps(record) + "\n")
+                out.flush()  # a killed process loses nothing flushed; fsync would only guard a power cut
+                known[record["deal"]] = record
+                tally = _add(tally, record)
+                if on_record:
+                    on_record(record, tally)
+    return [known[n] for n in numbers]
+
+
+def _add(tally: WinRate, record: dict) -> WinRate:
+    verdict = record["verdict"]
+    return WinRate(
+        tally.won + (verdict == "won"), tally.lost + (verdict == "lost"), tally.unknown + (verdict == "unknown")
+    )
+
+
+def summarize(records: Iterable[dict]) -> WinRate:
+    tally = WinRate(0, 0, 0)
+    for record in records:
+        tally = _add(tally, record)
+    return tally

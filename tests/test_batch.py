@@ -1,0 +1,156 @@
+"""Batches: deal ranges, records, resume after a kill, the lock, and a Dask cluster."""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from solver.batch import BatchError, exclusive, parse_deals, read_records, run_batch, summarize
+from solver.cli import main
+from solver.rules import GAMES
+from solver.search import Budget
+
+BD = GAMES["bakers-dozen"]
+# A states budget (not a clock) keeps every verdict deterministic.
+BUDGET = Budget(seconds=None, states=20_000)
+
+
+def without_time(records):
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
+
+
+def test_parse_deals():
+    assert parse_deals("1-5") == [1, 2, 3, 4, 5]
+    assert parse_deals("7") == [7]
+    assert parse_deals("1-3, 2-4,10") == [1, 2, 3, 4, 10]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("10-1", "reversed"),
+        ("-5", "FIRST-LAST"),
+        ("0-3", "from 1 to"),
+        ("1-100000000000000000000", "from 1 to"),
+        ("1-99999999", "more than"),
+        ("a-b", "FIRST-LAST"),
+    ],
+)
+def test_bad_deal_ranges(text, message):
+    with pytest.raises(BatchError, match=message):
+        parse_deals(text)
+
+
+def test_records_resume_and_torn_line(tmp_path):
+    out = tmp_path / "bd.jsonl"
+    full = run_batch(BD, range(1, 9), BUDGET, out)
+    assert [r["deal"] for r in full] == list(range(1, 9))
+    assert {r["verdict"] for r in full} <= {"won", "lost", "unknown"}
+    assert len(read_records(out)) == 8
+    # Keep five records and half of a sixth, as a kill mid-write would.
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:5]) + lines[5][:17])
+    again = run_batch(BD, range(1, 9), BUDGET, out)
+    assert without_time(again) == without_time(full)
+    assert len(out.read_text().splitlines()) == 8
+    assert summarize(again).deals == 8
+
+
+def test_corrupt_record_is_refused(tmp_path):
+    out = tmp_path / "bd.jsonl"
+    out.write_text('{"game": "bakers-dozen", "deal": 1, "verdict": "won"}\nnot json\n{"x": 1}\n')
+    with pytest.raises(BatchError, match="line 2 is not a batch record"):
+        run_batch(BD, [1, 2], BUDGET, out)
+
+
+def test_two_batches_on_one_output_refuse(tmp_path):
+    out = tmp_path / "bd.jsonl"
+    with exclusive(out), pytest.raises(BatchError, match="in use by another batch"):
+        run_batch(BD, [1], BUDGET, out)
+    runner = CliRunner()
+    with exclusive(out):
+        result = runner.invoke(main, ["winrate", "-g", "bakers-dozen", "-d", "1-2", "-o", str(out), "--no-progress"])
+    assert result.exit_code == 2 and "in use by another batch" in result.output
+
+
+def _winrate_cmd(out, deals="1-60"):
+    return [sys.executable, "-m", "solver.cli", "winrate", "-g", "bakers-dozen", "-d", deals, "-j", "1",
+            "--max-states", "20000", "--timeout", "1000", "-o", str(out), "--no-progress"]  # fmt: skip
+
+
+def test_kill_and_resume_gives_the_uninterrupted_records(tmp_path):
+    reference = tmp_path / "reference.jsonl"
+    subprocess.run(_winrate_cmd(reference), check=True, capture_output=True)
+    killed = tmp_path / "killed.jsonl"
+    for _ in range(2):  # kill it twice, at different points
+        proc = subprocess.Popen(_winrate_cmd(killed), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        target = len(read_records(killed)) + 8
+        deadline = time.time() + 60
+        while time.time() < deadline and (not killed.exists() or len(killed.read_text().splitlines()) < target):
+            time.sleep(0.01)
+        proc.kill()
+        proc.wait()
+        assert target <= len(read_records(killed)) < 60  # killed mid-run, and the records so far kept
+    done = subprocess.run(_winrate_cmd(killed), check=True, capture_output=True, text=True)
+    assert "60 deals:" in done.stdout
+    expected = [json.loads(line) for line in reference.read_text().splitlines()]
+    got = [json.loads(line) for line in killed.read_text().splitlines()]
+    assert without_time(got) == without_time(expected)
+
+
+def test_winrate_command_summary(tmp_path):
+    out = tmp_path / "gm.jsonl"
+    result = CliRunner().invoke(
+        main,
+        [
+            "winrate",
+            "-g",
+            "good-measure",
+            "-n",
+            "6",
+            "-j",
+            "1",
+            "--max-states",
+            "5000",
+            "-o",
+            str(out),
+            "--no-progress",
+        ],  # fmt: skip
+    )
+    assert result.exit_code == 0, result.output
+    records = read_records(out)
+    tally = summarize(records)
+    assert f"6 deals: {tally.won} won, {tally.lost} lost, {tally.unknown} unknown" in result.output
+    assert "95% interval" in result.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-d", "9-3"], "reversed"),
+        (["-d", "-4"], "FIRST-LAST"),
+        (["-n", "0"], "--count must be at least 1"),
+        (["-d", "1-3", "-n", "3"], "exactly one of --deals"),
+        (["-d", "1-3", "-j", "0"], "--jobs must be at least 1"),
+    ],
+)
+def test_winrate_bad_input(args, message, tmp_path):
+    result = CliRunner().invoke(main, ["winrate", "-g", "bakers-dozen", "-o", str(tmp_path / "x.jsonl"), *args])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_parallel_jobs_give_the_same_records(tmp_path):
+    one = run_batch(BD, range(1, 11), BUDGET, tmp_path / "one.jsonl", jobs=1)
+    two = run_batch(BD, range(1, 11), BUDGET, tmp_path / "two.jsonl", jobs=2)
+    assert without_time(one) == without_time(two)
+
+
+def test_dask_local_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    local = run_batch(BD, range(1, 7), BUDGET, tmp_path / "local.jsonl")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        remote = run_batch(BD, range(1, 7), BUDGET, tmp_path / "dask.jsonl", scheduler=c.scheduler_address)
+    assert without_time(remote) == without_time(local)
