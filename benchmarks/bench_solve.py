@@ -23,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import GAMES, Budget, deal, solve  # noqa: E402
+from solver import GAMES, Budget  # noqa: E402
+from solver.batch import solve_record  # noqa: E402
 from solver.search import warm_up  # noqa: E402
 
 NAMED_GAMES = ["bakers-dozen", "good-measure", "spanish-patience", "portuguese-solitaire"]
@@ -54,20 +55,9 @@ def _init() -> None:
 
 def _solve_one(task: tuple[str, int, float, int]) -> dict:
     game, number, seconds, memory = task
-    rules = GAMES[game]
-    result = solve(deal(rules, number), rules, Budget(seconds=seconds, memory=memory))
-    return {
-        "game": game,
-        "deal": number,
-        "verdict": result.verdict,
-        "reason": result.reason,
-        "states": result.states,
-        "seconds": round(result.seconds, 4),
-        "memory_mib": round(result.memory / 2**20, 1),
-        "moves": len(result.moves),
-        "raw_moves": result.raw_length,
-        "worker_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-    }
+    record = solve_record(game, number, Budget(seconds=seconds, memory=memory))
+    record["worker_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return record
 
 
 def _p(values: list[float], q: float) -> float:

@@ -42,9 +42,9 @@ Lone cards stay put where spaces are useless (``_generate``)
     left in the tableau is the bottom card of its pile, so that moving one
     into a space is a mere change of pile order, which a shortest line never
     makes -- a card alone in its pile never moves onto another pile (it may
-    still go up).  Proof: let T' follow from T by
-    moving lone card c from pile a onto y, top of pile b.  Any line from T'
-    is mirrored from T move for move: the cards that lie on c in T' lie on
+    still go up).  Proof: let T' follow from T by moving lone card c from
+    pile a onto y, top of pile b.  Any line from T' is mirrored from T move
+    for move: the cards that lie on c in T' lie on
     c in pile a in T, every move of one of them (or onto one of them) is
     played the same from or to pile a, y is exposed in T whenever it is in
     T', and once c's stack has gone the two positions are equal (pile a is
@@ -52,8 +52,9 @@ Lone cards stay put where spaces are useless (``_generate``)
     move, and pruning it loses no win.
 Dead positions (``relaxed_dead``)
     Relax the game: a card may leave its pile when some card one rank
-    higher is the top card of another pile or has itself left its pile
-    since this position (wherever it went, even up), or when every lower
+    higher is the top card of another pile (of the piles as the relaxed game
+    has left them) or has itself left its pile since this position
+    (wherever it went, even up), or when every lower
     card of its suit is up or has left its pile, or, where the rules let an
     empty pile take it, when some pile has been emptied.  Every real move
     from this position is a relaxed move: a real host is a top card or a
@@ -80,8 +81,8 @@ EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2
 RUNNING, WON, LOST, PAUSED, TABLE_FULL, STACK_FULL = 0, 1, 2, 3, 4, 5
 
 # Slots of the ``meta`` array that carry the search between calls.
-M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY, M_DEAD = range(8)
-META_SIZE = 8
+M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY, M_DEAD, M_LONE = range(9)
+META_SIZE = 9
 
 MAX_MOVES_PER_NODE = 200  # 13 sources x (13 hosts + foundation) bounds it
 TABLE_MAX_LOAD = 0.7
@@ -275,7 +276,7 @@ def _need(card, found):
 
 
 @njit(cache=True)
-def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start, scratch, noise):
+def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start, scratch, noise, meta):
     """Write the moves of the position at ``out[start:]``; returns how many.
 
     Order (it decides how fast wins are found, never what is found):
@@ -308,9 +309,15 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
     n_found = n
     for p in range(piles):
         h = heights[p]
-        if h == 0 or (h == 1 and spaces_useless):
+        if h == 0:
             continue
         rank = board[p, h - 1] // 4 + 1
+        if h == 1 and spaces_useless:
+            for q in range(piles):
+                if heights[q] > 0 and board[q, heights[q] - 1] // 4 + 1 == rank + 1:
+                    meta[M_LONE] += 1  # a move pruned by the lone-card rule (counted for the tests)
+                    break
+            continue
         for q in range(piles):
             if q != p and heights[q] > 0 and board[q, heights[q] - 1] // 4 + 1 == rank + 1:
                 out_src[n] = p
@@ -343,11 +350,14 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
 def search(
     board, heights, found, nranks, empty_rule, zob, keys, table, meta,
     mv_start, mv_count, mv_next, path_src, path_dst, path_card, path_autos,
-    moves_src, moves_dst, auto_src, auto_card, scratch, noise, node_limit,
+    moves_src, moves_dst, auto_src, auto_card, scratch, noise, node_limit, work_limit,
 ):  # fmt: skip
-    """Run the depth-first search for at most ``node_limit`` new positions; returns a status."""
+    """Run the depth-first search for at most ``node_limit`` new positions and ``work_limit``
+    moves tried (most tries meet a known position, so positions alone do not bound the time);
+    returns a status."""
     depth = meta[M_DEPTH]
     stop = meta[M_NODES] + node_limit
+    work = 0
     table_limit = np.int64(TABLE_MAX_LOAD * (table.shape[0] // 2))
     while True:
         if meta[M_PENDING]:
@@ -357,13 +367,14 @@ def search(
                 return STACK_FULL
             mv_start[depth] = start
             mv_count[depth] = _generate(
-                board, heights, found, nranks, empty_rule, moves_src, moves_dst, start, scratch, noise
+                board, heights, found, nranks, empty_rule, moves_src, moves_dst, start, scratch, noise, meta
             )
             mv_next[depth] = 0
             meta[M_PENDING] = 0
-        if meta[M_NODES] >= stop or meta[M_TABLE_COUNT] >= table_limit:
+        work += 1
+        if meta[M_NODES] >= stop or work > work_limit or meta[M_TABLE_COUNT] >= table_limit:
             meta[M_DEPTH] = depth
-            return PAUSED if meta[M_NODES] >= stop else TABLE_FULL
+            return TABLE_FULL if meta[M_TABLE_COUNT] >= table_limit else PAUSED
         i = mv_next[depth]
         if i < mv_count[depth]:
             mv_next[depth] = i + 1

@@ -59,6 +59,8 @@ def solve_record(game: str, number: int, budget: Budget) -> dict:
         "states": result.states,
         "seconds": round(result.seconds, 4),
         "moves": len(result.moves),
+        "raw_moves": result.raw_length,
+        "memory_mib": round(result.memory / 2**20, 1),
     }
 
 
@@ -149,21 +151,17 @@ def run_batch(
                 out.write(json.dumps(record) + "\n")
                 out.flush()  # a killed process loses nothing flushed; fsync would only guard a power cut
                 known[record["deal"]] = record
-                tally = _add(tally, record)
+                tally = summarize([record], start=tally)
                 if on_record:
                     on_record(record, tally)
     return [known[n] for n in numbers]
 
 
-def _add(tally: WinRate, record: dict) -> WinRate:
-    verdict = record["verdict"]
-    return WinRate(
-        tally.won + (verdict == "won"), tally.lost + (verdict == "lost"), tally.unknown + (verdict == "unknown")
-    )
-
-
-def summarize(records: Iterable[dict]) -> WinRate:
-    tally = WinRate(0, 0, 0)
+def summarize(records: Iterable[dict], start: WinRate | None = None) -> WinRate:
+    """Count the verdicts of ``records`` (added to ``start``)."""
+    won, lost, unknown = (start.won, start.lost, start.unknown) if start else (0, 0, 0)
     for record in records:
-        tally = _add(tally, record)
-    return tally
+        won += record["verdict"] == "won"
+        lost += record["verdict"] == "lost"
+        unknown += record["verdict"] == "unknown"
+    return WinRate(won, lost, unknown)

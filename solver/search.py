@@ -20,7 +20,8 @@ WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
 _EMPTY_CODES = {EMPTY_NONE: K.EMPTY_NONE, EMPTY_ANY: K.EMPTY_ANY, EMPTY_KING: K.EMPTY_KING}
 _ZOBRIST = K.zobrist_keys()
-_CHUNK_NODES = 1 << 16  # nodes between two looks at the clock
+_CHUNK_NODES = 1 << 16  # at most this many new positions between two looks at the clock
+_CHUNK_WORK = 1 << 17  # ... and at most this many moves tried
 _FIRST_TABLE_SLOTS = 1 << 18
 _FIRST_RUN_NODES = 1 << 17  # restarts double it; see solve()
 _MAX_NOISE = 3
@@ -57,6 +58,7 @@ class SolveResult:
     memory: int = 0  # bytes held by the table and stack at the end
     raw_length: int = 0  # moves in the search's own path, before shortening
     dead_ends: int = 0  # positions the relaxation proved lost
+    lone_prunes: int = 0  # positions where the lone-card rule cut a move
     restarts: int = 0  # runs given up for a fresh one with a doubled budget
 
 
@@ -152,7 +154,7 @@ class _Search:
             _ZOBRIST, self.keys, self.table, self.meta,
             self.mv_start, self.mv_count, self.mv_next, self.path_src, self.path_dst, self.path_card,
             self.path_autos, self.moves_src, self.moves_dst, self.auto_src, self.auto_card, self.scratch,
-            self.noise, node_limit,
+            self.noise, node_limit, _CHUNK_WORK,
         )  # fmt: skip
 
     def winning_path(self) -> list[Move]:
@@ -217,6 +219,7 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
         status, reason = run.run(deadline, cap)
         result.states += int(run.meta[K.M_NODES])
         result.dead_ends += int(run.meta[K.M_DEAD])
+        result.lone_prunes += int(run.meta[K.M_LONE])
         result.memory = max(result.memory, run.memory())
         final_states = budget.states is not None and result.states >= budget.states
         if status in (K.WON, K.LOST) or reason in ("time", "memory") or final_states:

@@ -21,11 +21,11 @@ SIZES = [(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (5, 5), (6, 4)]
 DEALS_PER_RULE_SET = 1000
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_solver_agrees_with_reference_search(game):
-    rng = random.Random(f"agreement-{game}")
-    verdicts = {WON: 0, LOST: 0}
-    for i in range(DEALS_PER_RULE_SET):
+def check_agreement(game: str, deals: int, seed: str) -> dict:
+    """Solve ``deals`` random reduced deals both ways; assert agreement; count verdicts and restarts."""
+    rng = random.Random(seed)
+    counts = {WON: 0, LOST: 0, "restarted": 0}
+    for i in range(deals):
         ranks, piles = SIZES[i % len(SIZES)]
         rules = GAMES[game].reduced(ranks, piles)
         board = random_deal(rules, rng)
@@ -34,38 +34,46 @@ def test_solver_agrees_with_reference_search(game):
         assert result.verdict == expected, f"{game} {ranks}x{piles}\n{board.to_text()}"
         if result.verdict == WON:
             assert is_solution(board, result.moves, rules)
-        verdicts[result.verdict] += 1
-    assert verdicts[WON] >= 100 and verdicts[LOST] >= 100, verdicts
+        counts[result.verdict] += 1
+        counts["restarted"] += result.restarts > 0
+    return counts
 
 
-def test_relaxation_fires_on_lost_deals():
-    """The dead-position test must be exercised: many lost deals are proved lost through it."""
-    rng = random.Random("relaxation")
-    fired = lost = 0
-    for i in range(300):
-        ranks, piles = SIZES[i % len(SIZES)]
-        rules = GAMES["good-measure"].reduced(ranks, piles)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_solver_agrees_with_reference_search(game):
+    counts = check_agreement(game, DEALS_PER_RULE_SET, f"agreement-{game}")
+    assert counts[WON] >= 100 and counts[LOST] >= 100, counts
+
+
+def lost_deals(game: str, size: tuple[int, int], deals: int, seed: str):
+    """The random deals of this size that the solver proves lost, each checked by the reference search."""
+    rng = random.Random(seed)
+    rules = GAMES[game].reduced(*size)
+    for _ in range(deals):
         board = random_deal(rules, rng)
         result = solve(board, rules, Budget(seconds=None))
         if result.verdict == LOST:
-            assert reference_search(board, rules) is None
-            lost += 1
-            fired += result.dead_ends > 0
-    assert lost >= 30 and fired >= lost // 2, (lost, fired)
+            assert reference_search(board, rules) is None, board.to_text()
+            yield result
+
+
+@pytest.mark.parametrize("game", ["good-measure", "portuguese-solitaire"])
+def test_relaxation_fires_on_lost_deals(game):
+    results = [r for i, size in enumerate(SIZES) for r in lost_deals(game, size, 40, f"relax-{game}-{i}")]
+    fired = sum(r.dead_ends > 0 for r in results)
+    assert len(results) >= 30 and fired >= len(results) // 2, (len(results), fired)
+
+
+@pytest.mark.parametrize("game, size", [("good-measure", (7, 5)), ("bakers-dozen", (6, 5))])
+def test_lone_card_rule_fires_on_lost_deals(game, size):
+    """Larger reduced deals, where lost deals need a real search and the lone-card rule cuts moves in it."""
+    results = list(lost_deals(game, size, 100, "lone-2"))
+    assert sum(r.lone_prunes > 0 for r in results) >= 2, len(results)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_restarts_agree_with_reference_search(game, monkeypatch):
     """With a tiny first run, most deals go through several randomized restarts."""
     monkeypatch.setattr(search, "_FIRST_RUN_NODES", 4)
-    rng = random.Random(f"restarts-{game}")
-    restarted = 0
-    for i in range(300):
-        ranks, piles = SIZES[i % len(SIZES)]
-        rules = GAMES[game].reduced(ranks, piles)
-        board = random_deal(rules, rng)
-        expected = WON if reference_search(board, rules) is not None else LOST
-        result = solve(board, rules, Budget(seconds=None))
-        assert result.verdict == expected, f"{game} {ranks}x{piles}\n{board.to_text()}"
-        restarted += result.restarts > 0
-    assert restarted >= 100, restarted
+    counts = check_agreement(game, 300, f"restarts-{game}")
+    assert counts["restarted"] >= 100, counts
