@@ -151,27 +151,3 @@ def reference_search(board: Board, rules: Rules, max_states: int = 2_000_000) ->
         stack.append((child, iter(legal_moves(child, rules))))
         path.append(move)
     return None
-
-
-def shorten(board: Board, moves: list[Move], rules: Rules) -> list[Move]:
-    """A shorter winning line through the positions of ``moves``.
-
-    Walk the line; from each position take the move that lands furthest
-    along it (a detour that comes back to a position it passed is cut the
-    same way, since the position itself is then found further on).
-    """
-    states = [board]
-    for move in moves:
-        states.append(apply_move(states[-1], move, rules))
-    last = {state: i for i, state in enumerate(states)}
-    out: list[Move] = []
-    i = last[board]
-    while i < len(moves):
-        best, best_move = i + 1, moves[i]
-        for move in legal_moves(states[i], rules):
-            j = last.get(apply_move(states[i], move, rules), -1)
-            if j > best:
-                best, best_move = j, move
-        out.append(best_move)
-        i = best
-    return out

@@ -13,8 +13,9 @@ import numpy as np
 
 from . import _kernels as K
 from .board import Board
-from .engine import Move, is_solution, shorten
+from .engine import Move, is_solution
 from .rules import BUILD_RANK, EMPTY_ANY, EMPTY_KING, EMPTY_NONE, Rules
+from .shorten import shorten
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 

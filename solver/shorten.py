@@ -1,0 +1,133 @@
+"""Shorter winning lines: cut the detours out of the search's own path.
+
+A depth-first path wanders: it moves cards away and back, and visits
+positions that differ from earlier ones only by the order of the piles.  We
+walk the path and, from each position, take the move that lands furthest
+along it, comparing positions up to pile order (a 128-bit Zobrist key over
+(card, card beneath) pairs, as the kernel does); after such a jump the rest
+of the path is relabelled pile by pile.  The result is replayed by the
+reference engine before anyone sees it, so a mistake here could only make
+``solve`` fail loudly, never report a wrong line.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .board import Board
+from .engine import Move
+from .rules import EMPTY_ANY, EMPTY_KING, Rules
+
+_BOTTOM = 52
+_rng = random.Random(20261130)
+_KEYS = [[_rng.getrandbits(128) for _card in range(52)] for _below in range(_BOTTOM + 1)]
+
+
+def _pair(piles: list[list[int]], p: int, i: int) -> int:
+    """The key of the card at height i of pile p resting on what lies beneath it."""
+    return _KEYS[piles[p][i - 1] if i else _BOTTOM][piles[p][i]]
+
+
+def _key(piles: list[list[int]]) -> int:
+    k = 0
+    for p, pile in enumerate(piles):
+        for i in range(len(pile)):
+            k ^= _pair(piles, p, i)
+    return k
+
+
+def _child_key(piles: list[list[int]], key: int, src: int, dst: int | None) -> int:
+    key ^= _pair(piles, src, len(piles[src]) - 1)
+    if dst is not None:
+        card = piles[src][-1]
+        key ^= _KEYS[piles[dst][-1] if piles[dst] else _BOTTOM][card]
+    return key
+
+
+def _play(piles: list[list[int]], move: Move) -> None:
+    card = piles[move.source].pop()
+    if move.target is not None:
+        piles[move.target].append(card)
+
+
+def _moves(piles: list[list[int]], found: list[int], rules: Rules):
+    for src, pile in enumerate(piles):
+        if not pile:
+            continue
+        card = pile[-1]
+        rank = card // 4 + 1
+        if found[card % 4] == rank - 1:
+            yield Move(src, None)
+        for dst, host in enumerate(piles):
+            if dst == src:
+                continue
+            if host:
+                if host[-1] // 4 + 1 == rank + 1:
+                    yield Move(src, dst)
+            elif len(pile) > 1 and (
+                rules.empty_pile == EMPTY_ANY or (rules.empty_pile == EMPTY_KING and rank == rules.ranks)
+            ):
+                yield Move(src, dst)
+
+
+def _relabel(actual: list[list[int]], path: list[list[int]]) -> list[int] | None:
+    """sigma with actual[sigma[k]] == path[k] for every pile k, or None if none exists."""
+    where: dict[tuple[int, ...], list[int]] = {}
+    for p, pile in enumerate(actual):
+        where.setdefault(tuple(pile), []).append(p)
+    sigma = []
+    for pile in path:
+        spots = where.get(tuple(pile))
+        if not spots:
+            return None
+        sigma.append(spots.pop())
+    return sigma
+
+
+def shorten(board: Board, moves: list[Move], rules: Rules) -> list[Move]:
+    """A winning line no longer than ``moves`` through positions of ``moves`` (up to pile order)."""
+    path_piles = [list(p) for p in board.piles]
+    keys = [_key(path_piles)]
+    for move in moves:
+        keys.append(_child_key(path_piles, keys[-1], move.source, move.target))
+        _play(path_piles, move)
+    last = {k: i for i, k in enumerate(keys)}
+
+    actual = [list(p) for p in board.piles]
+    found = list(board.foundations)
+    path_piles = [list(p) for p in board.piles]  # the path replayed up to `at`
+    at, i, sigma = 0, 0, list(range(len(actual)))
+    out: list[Move] = []
+    key = keys[0]
+
+    def advance_to(j: int) -> None:
+        nonlocal at
+        while at < j:
+            _play(path_piles, moves[at])
+            at += 1
+
+    target = last[key]
+    if target > 0:
+        advance_to(target)
+        sigma = _relabel(actual, path_piles) or sigma
+        i = target if sigma is not None else 0
+    while i < len(moves):
+        here = moves[i]
+        step = Move(sigma[here.source], None if here.target is None else sigma[here.target])
+        best_j, best_move = i + 1, step
+        for move in _moves(actual, found, rules):
+            j = last.get(_child_key(actual, key, move.source, move.target), -1)
+            if j > best_j:
+                best_j, best_move = j, move
+        card = actual[best_move.source][-1]
+        key = _child_key(actual, key, best_move.source, best_move.target)
+        _play(actual, best_move)
+        if best_move.target is None:
+            found[card % 4] += 1
+        advance_to(best_j)
+        new_sigma = _relabel(actual, path_piles)
+        if new_sigma is None:  # a key collision: give up shortening, keep the search's own line
+            return moves
+        sigma, i = new_sigma, best_j
+        out.append(best_move)
+    return out

@@ -1,0 +1,51 @@
+"""Shortening keeps a line winning and removes detours, including ones that only permute piles."""
+
+import random
+
+import pytest
+
+from solver.board import parse_board
+from solver.deals import random_deal
+from solver.engine import Move, is_solution, reference_search
+from solver.rules import GAMES
+from solver.shorten import shorten
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_shortened_reference_lines_still_win(game):
+    rng = random.Random(f"shorten-{game}")
+    shorter = 0
+    for _ in range(150):
+        rules = GAMES[game].reduced(5, 4)
+        board = random_deal(rules, rng)
+        line = reference_search(board, rules)
+        if line is None:
+            continue
+        short = shorten(board, line, rules)
+        assert is_solution(board, short, rules)
+        assert len(short) <= len(line)
+        shorter += len(short) < len(line)
+    assert shorter >= 10
+
+
+def F(pile):
+    return Move(pile, None)
+
+
+def test_a_detour_is_cut():
+    rules = GAMES["spanish-patience"].reduced(ranks=2, piles=3)
+    board = parse_board("2C AC\nAD 2H\n2D AH 2S AS")
+    direct = [F(0), F(0), F(2), F(2), F(2), F(1), F(1), F(2)]
+    assert is_solution(board, direct, rules)
+    detour = [Move(0, 1), Move(1, 0), *direct]  # AC onto 2H and back
+    assert is_solution(board, detour, rules)
+    assert shorten(board, detour, rules) == direct
+
+
+def test_a_detour_through_a_permuted_position_is_cut_and_the_rest_relabelled():
+    rules = GAMES["spanish-patience"].reduced(ranks=2, piles=3)
+    board = parse_board("AC\n2C 2D AD\n2H AH 2S AS")
+    # 2C, left alone in pile 1, is moved into the empty pile 0: the same position, piles swapped.
+    line = [F(0), F(1), F(1), Move(1, 0), F(0), F(2), F(2), F(2), F(2)]
+    assert is_solution(board, line, rules)
+    assert shorten(board, line, rules) == [F(0), F(1), F(1), F(1), F(2), F(2), F(2), F(2)]
