@@ -124,8 +124,9 @@ def winrate_command(game, deal_range, count, jobs, output, timeout, memory, max_
 
     def show(record, tally) -> None:
         low, high = tally.interval
-        bar.set_postfix_str(f"won {tally.won} lost {tally.lost} unknown {tally.unknown} "
-                            f"[{100 * low:.1f}%, {100 * high:.1f}%]")  # fmt: skip
+        rate = "n/a" if tally.won + tally.lost == 0 else f"{100 * tally.rate:.1f}%"
+        bar.set_postfix_str(f"won {tally.won} lost {tally.lost} unknown {tally.unknown}; "
+                            f"rate {rate} [{100 * low:.1f}%, {100 * high:.1f}%]")  # fmt: skip
         bar.update()
 
     try:
