@@ -78,7 +78,7 @@ FOUNDATION = -1  # the target of a move to the foundations
 EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2
 
 # Status codes a search call returns.
-RUNNING, WON, LOST, PAUSED, TABLE_FULL, STACK_FULL = 0, 1, 2, 3, 4, 5
+WON, LOST, PAUSED, TABLE_FULL, STACK_FULL = 1, 2, 3, 4, 5
 
 # Slots of the ``meta`` array that carry the search between calls.
 M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY, M_DEAD, M_LONE = range(9)
