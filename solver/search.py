@@ -24,7 +24,7 @@ _ZOBRIST = K.zobrist_keys()
 _CHUNK_NODES = 1 << 16  # at most this many new positions between two looks at the clock
 _CHUNK_WORK = 1 << 17  # ... and at most this many moves tried
 _FIRST_TABLE_SLOTS = 1 << 18
-_FIRST_RUN_NODES = 1 << 17  # restarts double it; see solve()
+_FIRST_RUN_NODES = 1 << 12  # restarts double it; see solve()
 _MAX_NOISE = 3
 
 
