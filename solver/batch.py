@@ -106,12 +106,11 @@ def _solve_task(task: tuple[str, int, Budget]) -> dict:
 
 
 def _local_results(tasks: list[tuple[str, int, Budget]], jobs: int) -> Iterator[dict]:
+    # Compile or load the kernels before any worker is forked, so none does it again.
+    warm_up()
     if jobs <= 1:
-        warm_up()
         yield from map(_solve_task, tasks)
         return
-    # Fork after the kernels are compiled/loaded, so no worker compiles them again.
-    warm_up()
     with mp.get_context("fork").Pool(jobs) as pool:
         yield from pool.imap_unordered(_solve_task, tasks)
 

@@ -59,7 +59,7 @@ class SolveResult:
     memory: int = 0  # bytes held by the table and stack at the end
     raw_length: int = 0  # moves in the search's own path, before shortening
     dead_ends: int = 0  # positions the relaxation proved lost
-    lone_prunes: int = 0  # positions where the lone-card rule cut a move
+    lone_prunes: int = 0  # lone cards the lone-card rule kept from a host (summed over positions)
     restarts: int = 0  # runs given up for a fresh one with a doubled budget
 
 
