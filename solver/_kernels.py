@@ -84,7 +84,9 @@ WON, LOST, PAUSED, TABLE_FULL, STACK_FULL = 1, 2, 3, 4, 5
 M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY, M_DEAD, M_LONE = range(9)
 META_SIZE = 9
 
-MAX_MOVES_PER_NODE = 200  # 13 sources x (13 hosts + foundation) bounds it
+MAX_PILES = 32  # the scratch layout below has room for this many piles
+# A top card has at most 4 hosts (one per suit of the next rank), one space and its foundation.
+MAX_MOVES_PER_NODE = 6 * MAX_PILES
 TABLE_MAX_LOAD = 0.7
 
 
@@ -214,9 +216,17 @@ def table_rehash(old, new):
             table_insert(new, old[i], old[i + 1])
 
 
-# Regions of the int32 scratch array: relaxed_dead's, then _generate's.
-_S_LEFT, _S_TOPS, _S_FOUND, _S_HAVE, _S_FREE = 0, 16, 32, 36, 52
-_S_SRC_NEED, _S_DST_NEED, _S_SORT = 104, 120, 136
+# Regions of the int32 scratch array: relaxed_dead's (per pile, per rank 0..15, per suit,
+# per rank, per card), then _generate's (per pile, per pile, per move).  Numba does not
+# check bounds, so every region must fit what it is indexed by.
+_S_LEFT = 0
+_S_TOPS = _S_LEFT + MAX_PILES
+_S_FOUND = _S_TOPS + 16
+_S_HAVE = _S_FOUND + 4
+_S_FREE = _S_HAVE + 16
+_S_SRC_NEED = _S_FREE + 52
+_S_DST_NEED = _S_SRC_NEED + MAX_PILES
+_S_SORT = _S_DST_NEED + MAX_PILES
 SCRATCH_SIZE = _S_SORT + MAX_MOVES_PER_NODE
 
 
