@@ -38,6 +38,8 @@ def check_supported(rules: Rules) -> None:
         raise UnsupportedRulesError(
             f"{rules.title}: the solver handles single-card, build-by-rank games without redeals"
         )
+    if not 1 <= rules.piles <= K.MAX_PILES:
+        raise UnsupportedRulesError(f"{rules.title}: the solver handles 1 to {K.MAX_PILES} piles, not {rules.piles}")
 
 
 @dataclass(frozen=True)
@@ -232,7 +234,7 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     elif status == K.WON:
         path = run.winning_path()
         result.raw_length = len(path)
-        moves = shorten(board, path, rules) if shorten_moves else path
+        moves = shorten(board, path, rules, deadline) if shorten_moves else path
         if not is_solution(board, moves, rules):
             raise AssertionError("the solver's winning line does not replay: this is a bug, please report it")
         result.verdict, result.moves = WON, moves
