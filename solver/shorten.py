@@ -13,6 +13,7 @@ reference engine before anyone sees it, so a mistake here could only make
 from __future__ import annotations
 
 import random
+import time
 
 from .board import Board
 from .engine import Move
@@ -84,8 +85,12 @@ def _relabel(actual: list[list[int]], path: list[list[int]]) -> list[int] | None
     return sigma
 
 
-def shorten(board: Board, moves: list[Move], rules: Rules) -> list[Move]:
-    """A winning line no longer than ``moves`` through positions of ``moves`` (up to pile order)."""
+def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | None = None) -> list[Move]:
+    """A winning line no longer than ``moves`` through positions of ``moves`` (up to pile order).
+
+    Past ``deadline`` (a ``time.perf_counter()`` value) the rest of the line
+    is kept as the search found it, relabelled, so a time budget holds even
+    on a line of a million moves."""
     path_piles = [list(p) for p in board.piles]
     keys = [_key(path_piles)]
     for move in moves:
@@ -112,6 +117,8 @@ def shorten(board: Board, moves: list[Move], rules: Rules) -> list[Move]:
         sigma = _relabel(actual, path_piles) or sigma
         i = target if sigma is not None else 0
     while i < len(moves):
+        if deadline is not None and time.perf_counter() > deadline:
+            return out + [Move(sigma[m.source], None if m.target is None else sigma[m.target]) for m in moves[i:]]
         here = moves[i]
         step = Move(sigma[here.source], None if here.target is None else sigma[here.target])
         best_j, best_move = i + 1, step

@@ -49,3 +49,21 @@ def test_a_detour_through_a_permuted_position_is_cut_and_the_rest_relabelled():
     line = [F(0), F(1), F(1), Move(1, 0), F(0), F(2), F(2), F(2), F(2)]
     assert is_solution(board, line, rules)
     assert shorten(board, line, rules) == [F(0), F(1), F(1), F(1), F(2), F(2), F(2), F(2)]
+
+
+def test_past_the_deadline_the_line_is_kept_as_found():
+    rules = GAMES["spanish-patience"].reduced(ranks=2, piles=3)
+    board = parse_board("AC\n2C 2D AD\n2H AH 2S AS")
+    line = [F(0), F(1), F(1), Move(1, 0), F(0), F(2), F(2), F(2), F(2)]
+    assert shorten(board, line, rules, deadline=0.0) == line
+
+
+@pytest.mark.parametrize("game", ["bakers-dozen", "spanish-patience-ii"])
+def test_a_line_cut_short_by_the_deadline_still_wins(game):
+    rng = random.Random(f"deadline-{game}")
+    rules = GAMES[game].reduced(5, 4)
+    for _ in range(40):
+        board = random_deal(rules, rng)
+        line = reference_search(board, rules)
+        if line is not None:
+            assert is_solution(board, shorten(board, line, rules, deadline=0.0), rules)
