@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .deals import MAX_DEAL, deal
-from .rules import GAMES, Rules
+from .rules import Rules, get_rules
 from .search import Budget, solve, warm_up
 from .stats import WinRate
 
@@ -47,12 +47,12 @@ def parse_deals(text: str) -> list[int]:
     return list(numbers)
 
 
-def solve_record(game: str, number: int, budget: Budget) -> dict:
-    """Solve one numbered deal; the record a batch stores for it."""
-    rules = GAMES[game]
+def solve_record(rules: Rules | str, number: int, budget: Budget) -> dict:
+    """Solve one numbered deal of ``rules`` (or a known game's name); the record a batch stores for it."""
+    rules = get_rules(rules) if isinstance(rules, str) else rules
     result = solve(deal(rules, number), rules, budget)
     return {
-        "game": game,
+        "game": rules.name,
         "deal": number,
         "verdict": result.verdict,
         "reason": result.reason,
@@ -101,11 +101,11 @@ def exclusive(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _solve_task(task: tuple[str, int, Budget]) -> dict:
+def _solve_task(task: tuple[Rules, int, Budget]) -> dict:
     return solve_record(*task)
 
 
-def _local_results(tasks: list[tuple[str, int, Budget]], jobs: int) -> Iterator[dict]:
+def _local_results(tasks: list[tuple[Rules, int, Budget]], jobs: int) -> Iterator[dict]:
     # Compile or load the kernels before any worker is forked, so none does it again.
     warm_up()
     if jobs <= 1:
@@ -115,7 +115,7 @@ def _local_results(tasks: list[tuple[str, int, Budget]], jobs: int) -> Iterator[
         yield from pool.imap_unordered(_solve_task, tasks)
 
 
-def _dask_results(tasks: list[tuple[str, int, Budget]], scheduler: str) -> Iterator[dict]:
+def _dask_results(tasks: list[tuple[Rules, int, Budget]], scheduler: str) -> Iterator[dict]:
     try:
         from distributed import Client, as_completed
     except ImportError:
@@ -141,7 +141,7 @@ def run_batch(
     numbers = list(numbers)
     with exclusive(output):
         known = {r["deal"]: r for r in read_records(output) if r["game"] == rules.name}
-        tasks = [(rules.name, n, budget) for n in numbers if n not in known]
+        tasks = [(rules, n, budget) for n in numbers if n not in known]
         wanted = set(numbers)
         tally = summarize(r for n, r in known.items() if n in wanted)
         results = _dask_results(tasks, scheduler) if scheduler else _local_results(tasks, jobs)

@@ -15,8 +15,11 @@ from .board import BoardError, parse_board
 from .cards import card_text
 from .deals import DealNumberError, deal
 from .engine import describe_moves
-from .rules import GAMES, UnknownGameError, get_rules
+from .rules import GAMES, Rules, UnknownGameError, get_rules
 from .search import Budget, SolveResult, UnsupportedRulesError, solve, warm_up
+from .variants import RulesFileError, load_rules_file
+
+GAME_HELP = f"One of: {', '.join(GAMES)}; or a variant's rules file, FILE.toml."
 
 
 class InputError(click.ClickException):
@@ -37,10 +40,11 @@ def parse_memory(text: str) -> int:
     return value
 
 
-def _rules_or_fail(game: str):
+def _rules_or_fail(game: str) -> Rules:
+    """A known game's rules, or a variant's from a rules file (``*.toml``)."""
     try:
-        return get_rules(game)
-    except UnknownGameError as err:
+        return load_rules_file(game) if game.lower().endswith(".toml") else get_rules(game)
+    except (UnknownGameError, RulesFileError) as err:
         raise InputError(str(err)) from None
 
 
@@ -51,7 +55,7 @@ def main() -> None:
 
 
 @main.command("solve")
-@click.option("--game", "-g", required=True, help=f"One of: {', '.join(GAMES)}.")
+@click.option("--game", "-g", required=True, help=GAME_HELP)
 @click.option("--deal", "-d", "number", type=int, help="A PySolFC game number.")
 @click.option("--board", "-b", "board_file", type=click.File("r"), help="A board file ('-' for standard input).")
 @click.option("--timeout", "-t", type=float, default=60.0, show_default=True, help="Seconds before `unknown`.")
@@ -70,12 +74,14 @@ def solve_command(game, number, board_file, timeout, memory, max_states, as_json
     try:
         if number is not None:
             board = deal(rules, number)
-            source = f"PySolFC deal {number}"
+            source = f"PySolFC deal {number}" if rules.ranks == 13 else f"deal {number}"
         else:
             board = parse_board(board_file.read()).validate(rules)
             source = f"board {board_file.name}"
     except (BoardError, DealNumberError) as err:
         raise InputError(str(err)) from None
+    except UnicodeDecodeError:
+        raise InputError(f"board {board_file.name}: not a text file (UTF-8)") from None
     try:
         warm_up()
         result = solve(board, rules, Budget(seconds=timeout, memory=parse_memory(memory), states=max_states))
@@ -88,7 +94,7 @@ def solve_command(game, number, board_file, timeout, memory, max_states, as_json
 
 
 @main.command("winrate")
-@click.option("--game", "-g", required=True, help=f"One of: {', '.join(GAMES)}.")
+@click.option("--game", "-g", required=True, help=GAME_HELP)
 @click.option("--deals", "-d", "deal_range", help="PySolFC numbers, e.g. 1-1000 or 1-10,50-60.")
 @click.option("--count", "-n", type=int, help="Deals 1..N (instead of --deals).")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes [default: all cores].")

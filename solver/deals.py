@@ -54,10 +54,14 @@ class _MersenneRandom:
         return low + int(self.rng.random() * (high + 1 - low))
 
 
-def pysol_shuffle(number: int) -> list[int]:
-    """The 52 cards in PySolFC's shuffled talon order for this game number."""
+def _check_number(number: int) -> None:
     if not 1 <= number < MAX_DEAL:
         raise DealNumberError(f"deal number {number} is out of range (1 to {MAX_DEAL - 1})")
+
+
+def pysol_shuffle(number: int) -> list[int]:
+    """The 52 cards in PySolFC's shuffled talon order for this game number."""
+    _check_number(number)
     cards = [make_card(rank, _PYSOL_SUITS[suit]) for suit in range(4) for rank in range(1, 14)]
     if number < MS_DEALS_BELOW:
         cards = [cards[rank + offset] for rank in range(13) for offset in (0, 39, 26, 13)]
@@ -122,7 +126,15 @@ def kings_to_bottom(board: Board, top_rank: int) -> Board:
 
 
 def deal(rules: Rules, number: int) -> Board:
-    """The position the project plays for PySolFC's game ``number`` of this game."""
+    """The position the project plays for PySolFC's game ``number`` of this game.
+
+    A deck of fewer than 13 ranks (a rules file's variant) has no PySolFC
+    deals: its deal ``number`` is :func:`random_deal` seeded with the number."""
+    if rules.ranks != 13:
+        _check_number(number)
+        board = random_deal(rules, random.Random(number))
+        note = f"a {rules.ranks}-rank deck has no PySolFC deals: this is random.Random({number})'s shuffle"
+        return Board(board.piles, board.foundations, note=note)
     board = pysolfc_layout(rules, number)
     if rules.kings_to_bottom:
         board = kings_to_bottom(board, rules.ranks)

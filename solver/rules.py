@@ -110,4 +110,6 @@ def get_rules(name: str) -> Rules:
     key = name.strip().lower().replace("_", "-").replace(" ", "-").replace("'", "")
     if key in GAMES:
         return GAMES[key]
-    raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    raise UnknownGameError(
+        f"unknown game {name!r}; known games: {', '.join(GAMES)} (or a variant's rules file, FILE.toml)"
+    )
