@@ -144,7 +144,7 @@ def load_rules_file(path: str | Path) -> Rules:
     """Read a rules file; the error names the file and what is wrong with it."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")  # as written: TOML has its own rules for \r
     except (OSError, UnicodeDecodeError) as err:
         raise RulesFileError(f"{path}: cannot read it: {err}") from None
     try:

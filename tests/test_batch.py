@@ -1,10 +1,5 @@
 """Batches: deal ranges, records, resume after a kill, the lock, and a Dask cluster."""
 
-import json
-import subprocess
-import sys
-import time
-
 import pytest
 from click.testing import CliRunner
 
@@ -74,31 +69,6 @@ def test_two_batches_on_one_output_refuse(tmp_path):
     with exclusive(out):
         result = runner.invoke(main, ["winrate", "-g", "bakers-dozen", "-d", "1-2", "-o", str(out), "--no-progress"])
     assert result.exit_code == 2 and "in use by another batch" in result.output
-
-
-def _winrate_cmd(out, deals="1-60"):
-    return [sys.executable, "-m", "solver.cli", "winrate", "-g", "bakers-dozen", "-d", deals, "-j", "1",
-            "--max-states", "20000", "--timeout", "1000", "-o", str(out), "--no-progress"]  # fmt: skip
-
-
-def test_kill_and_resume_gives_the_uninterrupted_records(tmp_path):
-    reference = tmp_path / "reference.jsonl"
-    subprocess.run(_winrate_cmd(reference), check=True, capture_output=True)
-    killed = tmp_path / "killed.jsonl"
-    for _ in range(2):  # kill it twice, at different points
-        proc = subprocess.Popen(_winrate_cmd(killed), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        target = len(read_records(killed)) + 8
-        deadline = time.time() + 60
-        while time.time() < deadline and (not killed.exists() or len(killed.read_text().splitlines()) < target):
-            time.sleep(0.01)
-        proc.kill()
-        proc.wait()
-        assert target <= len(read_records(killed)) < 60  # killed mid-run, and the records so far kept
-    done = subprocess.run(_winrate_cmd(killed), check=True, capture_output=True, text=True)
-    assert "60 deals:" in done.stdout
-    expected = [json.loads(line) for line in reference.read_text().splitlines()]
-    got = [json.loads(line) for line in killed.read_text().splitlines()]
-    assert without_time(got) == without_time(expected)
 
 
 def test_winrate_command_summary(tmp_path):
