@@ -35,8 +35,9 @@ Safe foundation moves (``play_safe_moves``)
     foundation of W' is at W's height or at most one card above it only when
     that one card is c or an x, whose later moves were dropped.  W' wins.
     Premises, checked by ``search.check_supported``: single-card moves,
-    build by rank regardless of suit, no worrying back.  What an empty pile
-    takes does not matter: W' never has fewer empty piles than W.
+    build by rank regardless of suit, no worrying back (with it, the search
+    plays no safe moves).  What an empty pile takes does not matter: W'
+    never has fewer empty piles than W.
 Lone cards stay put where spaces are useless (``_generate``)
     Where an empty pile takes nothing -- or takes only a King and every King
     left in the tableau is the bottom card of its pile, so that moving one
@@ -49,7 +50,8 @@ Lone cards stay put where spaces are useless (``_generate``)
     played the same from or to pile a, y is exposed in T whenever it is in
     T', and once c's stack has gone the two positions are equal (pile a is
     empty and dead in both).  So a shortest winning line never makes such a
-    move, and pruning it loses no win.
+    move, and pruning it loses no win.  (Not used with worrying back, which
+    the mirror argument does not cover.)
 Dead positions (``relaxed_dead``)
     Relax the game: a card may leave its pile when some card one rank
     higher is the top card of another pile (of the piles as the relaxed game
@@ -62,6 +64,10 @@ Dead positions (``relaxed_dead``)
     of the suit up; a real empty-pile move needs an empty pile.  So when the
     relaxed game cannot clear every pile, the real game cannot be won.
     Cards already up at this position host nothing: they never come back.
+    With worrying back they may, so there every card that is up counts as
+    a card that has left its pile (a host from the start); a move back from
+    a foundation takes no card out of its pile, so it is no relaxed move at
+    all, and every other real move is still a relaxed one.
     In the relaxed game letting a card leave never hurts (it only adds
     hosts and foundation progress), so one greedy pass to a fixed point
     decides it: no search is needed.
@@ -74,6 +80,7 @@ from numba import njit
 
 BOTTOM = 52  # the "card beneath" a pile's bottom card, for the hash
 FOUNDATION = -1  # the target of a move to the foundations
+WORRY = 100  # source WORRY + s: the top card of suit s's foundation comes back (worrying back)
 
 EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2
 
@@ -86,7 +93,7 @@ META_SIZE = 9
 
 MAX_PILES = 32  # the scratch layout below has room for this many piles
 # A top card has at most 4 hosts (one per suit of the next rank), one space and its foundation.
-MAX_MOVES_PER_NODE = 6 * MAX_PILES
+MAX_MOVES_PER_NODE = 6 * MAX_PILES + 4 * (4 + 1)  # ... and worrying back: 4 suits x (4 hosts + a space)
 TABLE_MAX_LOAD = 0.7
 
 
@@ -135,6 +142,13 @@ def _drop(board, heights, zob, keys, p, card):
 
 @njit(cache=True)
 def _apply(board, heights, found, zob, keys, meta, src, dst):
+    if src >= WORRY:
+        suit = src - WORRY
+        card = (found[suit] - 1) * 4 + suit
+        found[suit] -= 1
+        meta[M_IN_PLAY] += 1
+        _drop(board, heights, zob, keys, dst, card)
+        return card
     card = _lift(board, heights, zob, keys, src)
     if dst == FOUNDATION:
         found[card % 4] += 1
@@ -146,6 +160,11 @@ def _apply(board, heights, found, zob, keys, meta, src, dst):
 
 @njit(cache=True)
 def _undo(board, heights, found, zob, keys, meta, src, dst, card):
+    if src >= WORRY:
+        _lift(board, heights, zob, keys, dst)
+        found[card % 4] += 1
+        meta[M_IN_PLAY] -= 1
+        return
     if dst == FOUNDATION:
         found[card % 4] -= 1
         meta[M_IN_PLAY] += 1
@@ -231,7 +250,7 @@ SCRATCH_SIZE = _S_SORT + MAX_MOVES_PER_NODE
 
 
 @njit(cache=True)
-def relaxed_dead(board, heights, found, nranks, empty_rule, scratch):
+def relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
     """True when even the relaxed game (module text) cannot be won from here.
 
     ``scratch`` holds, per pile, how many cards are still in it; per rank, how
@@ -243,6 +262,9 @@ def relaxed_dead(board, heights, found, nranks, empty_rule, scratch):
     remaining = 0
     for suit in range(4):
         scratch[_S_FOUND + suit] = found[suit]
+        if worry:  # a card that is up may come back and host
+            for rank in range(1, found[suit] + 1):
+                scratch[_S_HAVE + rank] = 1
     for p in range(piles):
         scratch[_S_LEFT + p] = heights[p]
         remaining += heights[p]
@@ -286,7 +308,7 @@ def _need(card, found):
 
 
 @njit(cache=True)
-def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start, scratch, noise, meta):
+def _generate(board, heights, found, nranks, empty_rule, worry, out_src, out_dst, start, scratch, noise, meta):
     """Write the moves of the position at ``out[start:]``; returns how many.
 
     Order (it decides how fast wins are found, never what is found):
@@ -296,7 +318,7 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
     piles = board.shape[0]
     n = start
     first_empty = -1
-    spaces_useless = empty_rule != EMPTY_ANY
+    spaces_useless = empty_rule != EMPTY_ANY and not worry
     for p in range(piles):
         h = heights[p]
         buried, whole = 99, 99
@@ -342,6 +364,23 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
             key = scratch[_S_SRC_NEED + p] * 32 + 31
             scratch[_S_SORT + n - start] = key * 8 + (np.random.randint(0, 8 * noise + 1) if noise else 0)
             n += 1
+    if worry:  # last in the order: a card that is up is rarely needed back
+        for suit in range(4):
+            if found[suit] == 0:
+                continue
+            rank = found[suit]
+            for q in range(piles):
+                if heights[q] > 0:
+                    fits = board[q, heights[q] - 1] // 4 + 1 == rank + 1
+                else:
+                    fits = q == first_empty and (
+                        empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)
+                    )
+                if fits:
+                    out_src[n] = WORRY + suit
+                    out_dst[n] = q
+                    scratch[_S_SORT + n - start] = 1 << 20
+                    n += 1
     for i in range(n_found + 1, n):
         s, d, key = out_src[i], out_dst[i], scratch[_S_SORT + i - start]
         j = i - 1
@@ -358,7 +397,7 @@ def _generate(board, heights, found, nranks, empty_rule, out_src, out_dst, start
 
 @njit(cache=True)
 def search(
-    board, heights, found, nranks, empty_rule, zob, keys, table, meta,
+    board, heights, found, nranks, empty_rule, worry, zob, keys, table, meta,
     mv_start, mv_count, mv_next, path_src, path_dst, path_card, path_autos,
     moves_src, moves_dst, auto_src, auto_card, scratch, noise, node_limit, work_limit,
 ):  # fmt: skip
@@ -377,7 +416,7 @@ def search(
                 return STACK_FULL
             mv_start[depth] = start
             mv_count[depth] = _generate(
-                board, heights, found, nranks, empty_rule, moves_src, moves_dst, start, scratch, noise, meta
+                board, heights, found, nranks, empty_rule, worry, moves_src, moves_dst, start, scratch, noise, meta
             )
             mv_next[depth] = 0
             meta[M_PENDING] = 0
@@ -391,7 +430,7 @@ def search(
             src = moves_src[mv_start[depth] + i]
             dst = moves_dst[mv_start[depth] + i]
             card = _apply(board, heights, found, zob, keys, meta, src, dst)
-            autos = play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
+            autos = 0 if worry else play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
             path_src[depth] = src
             path_dst[depth] = dst
             path_card[depth] = card
@@ -405,7 +444,7 @@ def search(
                 continue
             meta[M_TABLE_COUNT] += 1
             meta[M_NODES] += 1
-            if relaxed_dead(board, heights, found, nranks, empty_rule, scratch):
+            if relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
                 meta[M_DEAD] += 1
                 _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
                 _undo(board, heights, found, zob, keys, meta, src, dst, card)

@@ -15,7 +15,7 @@ from .board import BoardError, parse_board
 from .cards import card_text
 from .deals import DealNumberError, deal
 from .engine import describe_moves
-from .rules import GAMES, Rules, UnknownGameError, get_rules
+from .rules import GAMES, Rules, UnknownGameError, get_rules, with_worrying_back
 from .search import Budget, SolveResult, UnsupportedRulesError, solve, warm_up
 from .variants import RulesFileError, load_rules_file
 
@@ -40,12 +40,18 @@ def parse_memory(text: str) -> int:
     return value
 
 
-def _rules_or_fail(game: str) -> Rules:
+def _rules_or_fail(game: str, worrying_back: bool) -> Rules:
     """A known game's rules, or a variant's from a rules file (``*.toml``)."""
     try:
-        return load_rules_file(game) if game.lower().endswith(".toml") else get_rules(game)
+        rules = load_rules_file(game) if game.lower().endswith(".toml") else get_rules(game)
     except (UnknownGameError, RulesFileError) as err:
         raise InputError(str(err)) from None
+    return with_worrying_back(rules) if worrying_back else rules
+
+
+WORRYING_BACK = click.option(
+    "--worrying-back", is_flag=True, help="Let a foundation's top card come back to the tableau."
+)
 
 
 @click.group()
@@ -62,9 +68,10 @@ def main() -> None:
 @click.option("--memory", "-m", default="2G", show_default=True, help="Memory for the search, e.g. 512M, 2G.")
 @click.option("--max-states", type=int, default=None, help="Positions to search before `unknown`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def solve_command(game, number, board_file, timeout, memory, max_states, as_json) -> None:
+@WORRYING_BACK
+def solve_command(game, number, board_file, timeout, memory, max_states, as_json, worrying_back) -> None:
     """Decide one deal: won (with the winning moves), lost, or unknown."""
-    rules = _rules_or_fail(game)
+    rules = _rules_or_fail(game, worrying_back)
     if (number is None) == (board_file is None):
         raise InputError("give exactly one of --deal NUMBER and --board FILE")
     if timeout <= 0:
@@ -104,14 +111,17 @@ def solve_command(game, number, board_file, timeout, memory, max_states, as_json
 @click.option("--max-states", type=int, default=None, help="Positions per deal before `unknown`.")
 @click.option("--scheduler", help="A Dask scheduler address (tcp://host:8786) to run the batch on.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
-def winrate_command(game, deal_range, count, jobs, output, timeout, memory, max_states, scheduler, progress) -> None:
+@WORRYING_BACK
+def winrate_command(
+    game, deal_range, count, jobs, output, timeout, memory, max_states, scheduler, progress, worrying_back
+) -> None:
     """Solve a batch of deals and estimate the win rate, with its 95% Wilson interval.
 
     Records are appended to the output as deals are decided; rerunning the
     same command resumes where an interrupted run stopped."""
     from tqdm import tqdm
 
-    rules = _rules_or_fail(game)
+    rules = _rules_or_fail(game, worrying_back)
     if (deal_range is None) == (count is None):
         raise InputError("give exactly one of --deals RANGE and --count N")
     if count is not None and count < 1:
@@ -163,7 +173,11 @@ def _json_record(rules, source, number, board, result: SolveResult) -> dict:
         "states": result.states,
         "seconds": round(result.seconds, 4),
         "moves": [
-            {"from": m.source + 1, "to": "foundation" if m.target is None else m.target + 1, "text": t}
+            {
+                "from": "foundation" if m.source < 0 else m.source + 1,
+                "to": "foundation" if m.target is None else m.target + 1,
+                "text": t,
+            }
             for m, t in zip(result.moves, texts, strict=True)
         ],
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board
-from .cards import card_text, rank_of, suit_of
+from .cards import card_text, make_card, rank_of, suit_of
 from .rules import BUILD_RANK, EMPTY_ANY, EMPTY_KING, Rules
 
 
@@ -23,7 +23,8 @@ class IllegalMoveError(ValueError):
 class Move:
     """The top card of pile ``source`` goes to pile ``target``, or to its foundation when ``target`` is None.
 
-    Piles are numbered from 0 here; text shows them from 1.
+    Piles are numbered from 0 here; text shows them from 1.  With worrying
+    back, a negative ``source`` -1-s is the foundation of suit s.
     """
 
     source: int
@@ -46,8 +47,20 @@ def _can_place(board: Board, card: int, target: int, rules: Rules) -> bool:
     return False
 
 
+def _moving_card(board: Board, move: Move) -> int:
+    if move.source < 0:
+        suit = -1 - move.source
+        return make_card(board.foundations[suit], suit)
+    return board.piles[move.source][-1]
+
+
 def is_legal(board: Board, move: Move, rules: Rules) -> bool:
-    if not 0 <= move.source < len(board.piles) or not board.piles[move.source]:
+    if move.source < 0:  # worrying back: a foundation's top card onto a pile
+        suit = -1 - move.source
+        if not rules.worrying_back or suit > 3 or board.foundations[suit] == 0 or move.target is None:
+            return False
+        return 0 <= move.target < len(board.piles) and _can_place(board, _moving_card(board, move), move.target, rules)
+    if not move.source < len(board.piles) or not board.piles[move.source]:
         return False
     card = board.piles[move.source][-1]
     if move.target is None:
@@ -60,7 +73,8 @@ def is_legal(board: Board, move: Move, rules: Rules) -> bool:
 def legal_moves(board: Board, rules: Rules) -> list[Move]:
     _check_supported(rules)
     moves = []
-    for source in range(len(board.piles)):
+    foundations = range(-4, 0) if rules.worrying_back else []
+    for source in [*foundations, *range(len(board.piles))]:
         for target in [None, *range(len(board.piles))]:
             move = Move(source, target)
             if is_legal(board, move, rules):
@@ -72,9 +86,12 @@ def apply_move(board: Board, move: Move, rules: Rules) -> Board:
     if not is_legal(board, move, rules):
         raise IllegalMoveError(f"illegal move {move} in\n{board.to_text()}")
     piles = list(board.piles)
-    card = piles[move.source][-1]
-    piles[move.source] = piles[move.source][:-1]
+    card = _moving_card(board, move)
     foundations = list(board.foundations)
+    if move.source < 0:
+        foundations[suit_of(card)] -= 1
+    else:
+        piles[move.source] = piles[move.source][:-1]
     if move.target is None:
         foundations[suit_of(card)] += 1
     else:
@@ -103,13 +120,14 @@ def is_solution(board: Board, moves: list[Move], rules: Rules) -> bool:
 
 def describe_move(board: Board, move: Move) -> str:
     """``7H from pile 3 onto 8C (pile 9)``, ``7H from pile 3 to empty pile 5``, ``2S to foundation``."""
-    card = card_text(board.piles[move.source][-1])
+    card = card_text(_moving_card(board, move))
     if move.target is None:
         return f"{card} to foundation"
+    origin = "foundation" if move.source < 0 else f"pile {move.source + 1}"
     target = board.piles[move.target]
     if not target:
-        return f"{card} from pile {move.source + 1} to empty pile {move.target + 1}"
-    return f"{card} from pile {move.source + 1} onto {card_text(target[-1])} (pile {move.target + 1})"
+        return f"{card} from {origin} to empty pile {move.target + 1}"
+    return f"{card} from {origin} onto {card_text(target[-1])} (pile {move.target + 1})"
 
 
 def describe_moves(board: Board, moves: list[Move], rules: Rules) -> list[str]:

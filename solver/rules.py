@@ -44,6 +44,7 @@ class Rules:
     sequence_moves: bool = False
     redeals: int = 0
     ranks: int = 13
+    worrying_back: bool = False  # a foundation's top card may come back to the tableau
     deal_style: str = DEAL_BAKERS
 
     @property
@@ -63,6 +64,7 @@ class Rules:
         }[self.empty_pile]
         kings = "Kings moved to the bottom" if self.kings_to_bottom else "Kings left where they fall"
         founded = f", {self.aces_founded} Aces founded at the start" if self.aces_founded else ""
+        empty += "; worrying back allowed" if self.worrying_back else ""
         return (
             f"{self.title}: {self.piles} piles of {self.cards_per_pile}{founded}; {kings}; "
             f"build down by rank, any suit, one card at a time; {empty}"
@@ -104,6 +106,15 @@ GAMES: dict[str, Rules] = {
         ),
     )
 }
+
+
+def with_worrying_back(rules: Rules) -> Rules:
+    """The same game, but a foundation's top card may come back to the tableau."""
+    if rules.worrying_back:
+        return rules
+    return replace(
+        rules, name=f"{rules.name}-worrying-back", title=f"{rules.title} (worrying back)", worrying_back=True
+    )
 
 
 def get_rules(name: str) -> Rules:

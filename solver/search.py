@@ -138,9 +138,11 @@ class _Search:
 
     def start(self) -> bool:
         """Play the root's safe moves; True if that alone wins."""
-        autos = K.play_safe_moves(
-            self.board, self.heights, self.found, _ZOBRIST, self.keys, self.meta, self.auto_src, self.auto_card
-        )
+        autos = 0
+        if not self.rules.worrying_back:  # the safe-move proof assumes cards never come back
+            autos = K.play_safe_moves(
+                self.board, self.heights, self.found, _ZOBRIST, self.keys, self.meta, self.auto_src, self.auto_card
+            )
         self.meta[K.M_ROOT_AUTOS] = autos
         K.table_insert(self.table, self.keys[0], self.keys[1])
         self.meta[K.M_TABLE_COUNT] = 1
@@ -149,12 +151,14 @@ class _Search:
 
     def root_is_dead(self) -> bool:
         empty = _EMPTY_CODES[self.rules.empty_pile]
-        return K.relaxed_dead(self.board, self.heights, self.found, self.rules.ranks, empty, self.scratch)
+        return K.relaxed_dead(
+            self.board, self.heights, self.found, self.rules.ranks, empty, self.rules.worrying_back, self.scratch
+        )
 
     def step(self, node_limit: int) -> int:
         return K.search(
             self.board, self.heights, self.found, self.rules.ranks, _EMPTY_CODES[self.rules.empty_pile],
-            _ZOBRIST, self.keys, self.table, self.meta,
+            self.rules.worrying_back, _ZOBRIST, self.keys, self.table, self.meta,
             self.mv_start, self.mv_count, self.mv_next, self.path_src, self.path_dst, self.path_card,
             self.path_autos, self.moves_src, self.moves_dst, self.auto_src, self.auto_card, self.scratch,
             self.noise, node_limit, _CHUNK_WORK,
@@ -166,8 +170,9 @@ class _Search:
         autos = iter(int(p) for p in self.auto_src[: self.meta[K.M_AUTO_TOP]])
         moves += [Move(next(autos)) for _ in range(self.meta[K.M_ROOT_AUTOS])]
         for d in range(self.meta[K.M_DEPTH]):
-            dst = int(self.path_dst[d])
-            moves.append(Move(int(self.path_src[d]), None if dst == K.FOUNDATION else dst))
+            src, dst = int(self.path_src[d]), int(self.path_dst[d])
+            src = -1 - (src - K.WORRY) if src >= K.WORRY else src  # Move's spelling of a foundation
+            moves.append(Move(src, None if dst == K.FOUNDATION else dst))
             moves += [Move(next(autos)) for _ in range(self.path_autos[d])]
         return moves
 

@@ -90,7 +90,10 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
 
     Past ``deadline`` (a ``time.perf_counter()`` value) the rest of the line
     is kept as the search found it, relabelled, so a time budget holds even
-    on a line of a million moves."""
+    on a line of a million moves.  A line that worries a card back is kept
+    as it is: the shortcuts here know no moves off a foundation."""
+    if any(move.source < 0 for move in moves):
+        return moves
     path_piles = [list(p) for p in board.piles]
     keys = [_key(path_piles)]
     for move in moves:

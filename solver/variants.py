@@ -11,6 +11,7 @@ Dozen unless ``base`` says otherwise)::
     aces_founded = 0              # Aces on their foundations before the deal
     kings_to_bottom = true        # Kings slid below the other cards of their pile
     empty_pile = "none"           # "none", "any" (any card) or "king"
+    worrying_back = false         # a foundation's top card may come back
     deal_style = "bakers-dozen"   # how numbered deals are made (see deals.py)
 
 The piles are dealt in rows, so ``cards_per_pile`` follows from the deck;
@@ -60,13 +61,13 @@ _CHOICES = {
     "empty_pile": (EMPTY_NONE, EMPTY_ANY, EMPTY_KING),
     "deal_style": (DEAL_BAKERS, DEAL_GOOD_MEASURE, DEAL_PLAIN),
 }
-_KEYS = ("name", "title", "base", "kings_to_bottom", *_INTEGERS, *_CHOICES)
+_KEYS = ("name", "title", "base", "kings_to_bottom", "worrying_back", *_INTEGERS, *_CHOICES)
 
 
 def _check_value(key: str, value: object) -> None:
     if key in ("name", "title", "base"):
         ok, want = isinstance(value, str) and value.strip() != "", "a non-empty string"
-    elif key == "kings_to_bottom":
+    elif key in ("kings_to_bottom", "worrying_back"):
         ok, want = isinstance(value, bool), "true or false"
     elif key in _INTEGERS:
         low, high = _INTEGERS[key]
@@ -117,6 +118,7 @@ def parse_rules_text(text: str, default_name: str = "") -> Rules:
         kings_to_bottom=kings,
         empty_pile=data.get("empty_pile", base.empty_pile),
         deal_style=style,
+        worrying_back=data.get("worrying_back", base.worrying_back),
     )
     return _dealt(rules, data.get("cards_per_pile"))
 

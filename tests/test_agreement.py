@@ -14,7 +14,7 @@ import pytest
 from solver import search
 from solver.deals import random_deal
 from solver.engine import is_solution, reference_search
-from solver.rules import GAMES
+from solver.rules import GAMES, with_worrying_back
 from solver.search import LOST, WON, Budget, solve
 
 SIZES = [(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (5, 5), (6, 4)]
@@ -98,3 +98,54 @@ def test_many_piles_agree_with_reference_search(game):
         assert solve(board, rules, Budget(seconds=None)).verdict == expected, f"{game} {ranks}x{piles}"
         compared += 1
     assert compared >= 15
+
+
+# Where spaces take cards, the reference search of exact positions takes minutes even on
+# small decks with worrying back; Spanish Patience II stands for those games, on its smallest size.
+WORRY_SIZES = {
+    "bakers-dozen": [(3, 3), (3, 4), (4, 3), (4, 4)],
+    "good-measure": [(3, 3), (3, 4), (4, 3), (4, 4)],
+    "spanish-patience-ii": [(3, 3)],
+}
+
+
+@pytest.mark.parametrize("game", list(WORRY_SIZES))
+def test_worrying_back_agrees_with_reference_search(game):
+    """No safe moves, no lone-card rule, founded cards as hosts in the relaxation: still exact."""
+    rng = random.Random(f"worry-{game}")
+    rules = with_worrying_back(GAMES[game])
+    counts = {WON: 0, LOST: 0, "compared": 0, "worried": 0, "dead": 0}
+    for i in range(200 if game != "spanish-patience-ii" else 60):
+        size = WORRY_SIZES[game][i % len(WORRY_SIZES[game])]
+        small = rules.reduced(*size)
+        board = random_deal(small, rng)
+        try:
+            expected = WON if reference_search(board, small, max_states=20_000) is not None else LOST
+        except RuntimeError:
+            continue
+        result = solve(board, small, Budget(seconds=None))
+        assert result.verdict == expected, f"{game} {size}\n{board.to_text()}"
+        counts[result.verdict] += 1
+        counts["compared"] += 1
+        counts["worried"] += any(move.source < 0 for move in result.moves)
+        counts["dead"] += result.verdict == LOST and result.dead_ends > 0
+    assert counts["compared"] >= 40 and counts[WON] >= 10 and counts[LOST] >= 5 and counts["dead"] >= 3, counts
+    if game != "spanish-patience-ii":
+        assert counts["worried"] >= 5, counts
+
+
+def test_worrying_back_wins_a_deal_that_is_otherwise_lost():
+    """Some lost 5-rank Baker's Dozen deals are won once a card may come back from its foundation."""
+    rng = random.Random("worry-only")
+    plain = GAMES["bakers-dozen"].reduced(5, 4)
+    worry = with_worrying_back(plain)
+    for _ in range(2000):
+        board = random_deal(plain, rng)
+        if solve(board, plain, Budget(seconds=None)).verdict == LOST:
+            result = solve(board, worry, Budget(seconds=None))
+            if result.verdict == WON:
+                assert reference_search(board, plain) is None
+                assert is_solution(board, result.moves, worry) and not is_solution(board, result.moves, plain)
+                assert any(move.source < 0 for move in result.moves)
+                return
+    pytest.fail("no deal in 2,000 is won only by worrying back")

@@ -9,7 +9,7 @@ from solver.board import parse_board
 from solver.cli import main
 from solver.deals import deal
 from solver.engine import Move, is_solution
-from solver.rules import GAMES
+from solver.rules import GAMES, with_worrying_back
 
 
 def run(*args, stdin=None):
@@ -81,3 +81,19 @@ def test_unknown_when_the_memory_budget_runs_out():
     record = json.loads(out.output)
     assert out.exit_code == 0
     assert record["verdict"] == "unknown" and record["reason"] == "memory"
+
+
+def test_worrying_back_flag():
+    out = run("solve", "--game", "good-measure", "--deal", "5", "--worrying-back", "--json")
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.output)
+    assert record["game"] == "good-measure-worrying-back" and record["verdict"] == "won"
+    rules = with_worrying_back(GAMES["good-measure"])
+    moves = [
+        Move(-1 - "CDHS".index(m["text"][1]) if m["from"] == "foundation" else m["from"] - 1,
+             None if m["to"] == "foundation" else m["to"] - 1)
+        for m in record["moves"]
+    ]  # fmt: skip
+    assert is_solution(parse_board(record["board"]), moves, rules)
+    text = run("solve", "--game", "good-measure", "--deal", "5", "--worrying-back")
+    assert "worrying back allowed" in text.output

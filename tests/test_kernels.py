@@ -18,7 +18,8 @@ def relaxed_dead(text, rules):
         heights[p] = len(pile)
     found = np.array(board.foundations, dtype=np.int32)
     scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
-    return K.relaxed_dead(arr, heights, found, rules.ranks, _EMPTY_CODES[rules.empty_pile], scratch)
+    empty = _EMPTY_CODES[rules.empty_pile]
+    return K.relaxed_dead(arr, heights, found, rules.ranks, empty, rules.worrying_back, scratch)
 
 
 BD3 = GAMES["bakers-dozen"].reduced(ranks=3, piles=4)  # 3s play the King
