@@ -37,7 +37,9 @@ def main() -> None:
         for r in records:
             by_game.setdefault(r["game"], []).append(r)
         for game, rows in by_game.items():
-            title = GAMES[game].title
+            base = game.removesuffix("-worrying-back")
+            title = GAMES[base].title if base in GAMES else game
+            title += " (worrying back)" if base != game else ""
             xs, rate, low, high = [], [], [], []
             tally = WinRate(0, 0, 0)
             for i, row in enumerate(rows, 1):
