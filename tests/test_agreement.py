@@ -8,6 +8,7 @@ no win, and that both verdicts occur often enough to mean something.
 """
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -149,3 +150,26 @@ def test_worrying_back_wins_a_deal_that_is_otherwise_lost():
                 assert any(move.source < 0 for move in result.moves)
                 return
     pytest.fail("no deal in 2,000 is won only by worrying back")
+
+
+def test_random_variants_agree_with_reference_search():
+    """What rules files can ask for, mixed at random: deck size, piles, founded Aces, Kings, spaces, worrying back."""
+    rng = random.Random("variants")
+    counts = {WON: 0, LOST: 0}
+    while counts[WON] + counts[LOST] < 100:
+        ranks, aces = rng.randint(2, 5), rng.choice([0, 0, 1, 2])
+        rules = replace(
+            GAMES["bakers-dozen"],
+            aces_founded=aces,
+            kings_to_bottom=rng.random() < 0.5,
+            empty_pile=rng.choice(["none", "any", "king"]),
+            worrying_back=rng.random() < 0.3,
+        ).reduced(ranks, rng.randint(2, min(7, 4 * ranks - aces)))
+        board = random_deal(rules, rng)
+        try:
+            expected = WON if reference_search(board, rules, max_states=20_000) is not None else LOST
+        except RuntimeError:
+            continue
+        assert solve(board, rules, Budget(seconds=None)).verdict == expected, f"{rules}\n{board.to_text()}"
+        counts[expected] += 1
+    assert counts[LOST] >= 20, counts
