@@ -249,6 +249,12 @@ _S_SORT = _S_DST_NEED + MAX_PILES
 SCRATCH_SIZE = _S_SORT + MAX_MOVES_PER_NODE
 
 
+@njit(cache=True, inline="always")
+def _space_takes(rank, nranks, empty_rule):
+    """Whether an empty pile may take a card of this rank."""
+    return empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)
+
+
 @njit(cache=True)
 def relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
     """True when even the relaxed game (module text) cannot be won from here.
@@ -283,7 +289,7 @@ def relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
                 # A top of rank+1 is on another pile: this pile's top is `card` itself.
                 ok = rank < nranks and (scratch[_S_HAVE + rank + 1] > 0 or scratch[_S_TOPS + rank + 1] > 0)
                 ok = ok or scratch[_S_FOUND + suit] == rank - 1
-                ok = ok or (emptied and (empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)))
+                ok = ok or (emptied and _space_takes(rank, nranks, empty_rule))
                 if not ok:
                     break
                 scratch[_S_LEFT + p] -= 1
@@ -357,7 +363,7 @@ def _generate(board, heights, found, nranks, empty_rule, worry, out_src, out_dst
                 key = scratch[_S_SRC_NEED + p] * 32 + 31 - scratch[_S_DST_NEED + q]
                 scratch[_S_SORT + n - start] = key * 8 + (np.random.randint(0, 8 * noise + 1) if noise else 0)
                 n += 1
-        fills = empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)
+        fills = _space_takes(rank, nranks, empty_rule)
         if first_empty >= 0 and h > 1 and fills:
             out_src[n] = p
             out_dst[n] = first_empty
@@ -373,9 +379,7 @@ def _generate(board, heights, found, nranks, empty_rule, worry, out_src, out_dst
                 if heights[q] > 0:
                     fits = board[q, heights[q] - 1] // 4 + 1 == rank + 1
                 else:
-                    fits = q == first_empty and (
-                        empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)
-                    )
+                    fits = q == first_empty and _space_takes(rank, nranks, empty_rule)
                 if fits:
                     out_src[n] = WORRY + suit
                     out_dst[n] = q

@@ -52,7 +52,8 @@ class Rules:
         return 4 * self.ranks
 
     def reduced(self, ranks: int, piles: int) -> Rules:
-        """The same rules on a smaller deck and table, for exhaustive tests."""
+        """The same rules on this deck and table, the pile size following from them (the tests
+        use it for small decks; rules files for their variants)."""
         in_play = 4 * ranks - self.aces_founded
         return replace(self, ranks=ranks, piles=piles, cards_per_pile=-(-in_play // piles), pysol_id=None)
 

@@ -111,7 +111,6 @@ def parse_rules_text(text: str, default_name: str = "") -> Rules:
         base,
         name=name,
         title=data.get("title", name).strip(),
-        pysol_id=None,
         piles=data.get("piles", base.piles),
         ranks=data.get("ranks", base.ranks),
         aces_founded=aces,
@@ -133,13 +132,14 @@ def _dealt(rules: Rules, stated: int | None) -> Rules:
             f'deal_style "{rules.deal_style}" with aces_founded = {rules.aces_founded}: '
             f'the "{DEAL_GOOD_MEASURE}" deal founds Aces and no other deal does'
         )
-    per_pile = -(-in_play // rules.piles)
+    rules = rules.reduced(rules.ranks, rules.piles)  # derives cards_per_pile from the deck
+    per_pile = rules.cards_per_pile
     if stated is not None and stated != per_pile:
         raise RulesFileError(
             f"cards_per_pile = {stated}, but {in_play} cards dealt in rows to {rules.piles} piles "
             f"give at most {per_pile} a pile"
         )
-    return replace(rules, cards_per_pile=per_pile)
+    return rules
 
 
 def load_rules_file(path: str | Path) -> Rules:
