@@ -13,9 +13,10 @@ Hash
     the tableau of a random key for the pair (card, the card directly beneath
     it, or ``BOTTOM``).  That set of pairs fixes every pile up to the order of
     the piles, so positions that differ only by pile order hash alike, and a
-    move changes two pairs: O(1) per move.  The 128-bit pair is what the
-    table stores; treating equal pairs as equal positions errs with chance
-    about n^2 / 2^128 for n stored positions.
+    move changes two pairs: O(1) per move.  The table stores 95 bits of the
+    pair (the first hash but its lowest bit, the second's high half);
+    treating equal keys as equal positions errs with chance about n^2 / 2^96
+    for n stored positions (below 10^-12 for the 10^8 that fit in 2 GiB).
 Safe foundation moves (``play_safe_moves``)
     In these games -- one card moves at a time, tableau builds down by rank
     in any suit, foundations up by suit and never give cards back -- a card
@@ -71,6 +72,29 @@ Dead positions (``relaxed_dead``)
     In the relaxed game letting a card leave never hurts (it only adds
     hosts and foundation progress), so one greedy pass to a fixed point
     decides it: no search is needed.
+Lost positions (``search``)
+    Call the graph the search walks the pruned graph: its edges are the
+    moves ``_generate`` makes, each followed by the safe moves, and it has
+    no edges out of dead positions.  From a position with a win, the pruned
+    graph reaches a win: take a shortest winning line W; its first move is
+    no lone-card move (proof above), so it is generated; after it and the
+    safe moves, which never lengthen a winning line (the W' above is no
+    longer than W), a winning line shorter than W is left, so the child is
+    not dead; induct on the length.  Hence a position from which the
+    pruned graph reaches no win is lost.
+    The search numbers each new position and keeps Tarjan's bookkeeping of
+    strongly connected components: the table holds each open position's
+    number, a stack holds the open positions, and each frame of the path
+    its lowlink (the least number of an open position that its subtree
+    reaches).  When a frame ends with lowlink equal to its own number, its
+    component closes: every position reachable from it is in the
+    component, in a component closed before, or marked lost, and none was
+    a win (the search would have stopped), so all of them are lost and
+    the table marks them so.  A restart keeps those marks and forgets the
+    open positions (their search was cut short), so a later run never
+    searches a proven-lost position again.  Lowlinks are exact, not
+    bounds: an open position met again gives its own number, as in
+    Tarjan's algorithm, so no component closes early.
 """
 
 from __future__ import annotations
@@ -85,11 +109,12 @@ WORRY = 100  # source WORRY + s: the top card of suit s's foundation comes back 
 EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2
 
 # Status codes a search call returns.
-WON, LOST, PAUSED, TABLE_FULL, STACK_FULL = 1, 2, 3, 4, 5
+WON, LOST, PAUSED, TABLE_FULL, STACK_FULL, SCC_FULL = 1, 2, 3, 4, 5, 6
 
 # Slots of the ``meta`` array that carry the search between calls.
 M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY, M_DEAD, M_LONE = range(9)
-META_SIZE = 9
+M_SCC_TOP, M_NEXT_INDEX, M_CLOSED = range(9, 12)  # the component stack's height, the next number, positions closed
+META_SIZE = 12
 
 MAX_PILES = 32  # the scratch layout below has room for this many piles
 # A top card has at most 4 hosts (one per suit of the next rank), one space and its foundation.
@@ -211,28 +236,56 @@ def seed_random(seed):
     np.random.seed(seed)
 
 
+# A table entry is two words: the first hash with its low bit set (0 marks an empty
+# slot), then the second hash's high 32 bits over 32 bits of what is known of the
+# position: ``LOST_MARK``, or the Tarjan index of a position of the current run whose
+# strongly connected component is still open (module text, "Lost positions").
+_HIGH = np.uint64(0xFFFFFFFF00000000)
+_LOW = np.uint64(0xFFFFFFFF)
+LOST_MARK = 0xFFFFFFFF
+
+
 @njit(cache=True)
-def table_insert(table, h0, h1):
-    """Insert the 128-bit key; 1 if it is new, 0 if it was there."""
-    key0 = h0 | np.uint64(1)  # 0 marks an empty slot
+def table_find(table, h0, h1, info):
+    """The slot of the position; a new position is stored with ``info`` and its slot returned as -1 - slot."""
+    key0 = h0 | np.uint64(1)
+    key1 = h1 & _HIGH
     mask = np.uint64(table.shape[0] // 2 - 1)
     slot = (key0 >> np.uint64(1)) & mask
     while True:
         i = 2 * np.int64(slot)
         if table[i] == 0:
             table[i] = key0
-            table[i + 1] = h1
-            return 1
-        if table[i] == key0 and table[i + 1] == h1:
-            return 0
+            table[i + 1] = key1 | np.uint64(info)
+            return -1 - np.int64(slot)
+        if table[i] == key0 and (table[i + 1] & _HIGH) == key1:
+            return np.int64(slot)
         slot = (slot + np.uint64(1)) & mask
 
 
+@njit(cache=True, inline="always")
+def table_info(table, slot):
+    return np.int64(table[2 * slot + 1] & _LOW)
+
+
+@njit(cache=True, inline="always")
+def _set_info(table, slot, info):
+    table[2 * slot + 1] = (table[2 * slot + 1] & _HIGH) | np.uint64(info)
+
+
 @njit(cache=True)
-def table_rehash(old, new):
+def table_rehash(old, new, scc, scc_top, keep_open):
+    """Copy ``old`` into ``new`` (open positions too only if ``keep_open``); re-point the
+    ``scc[:scc_top]`` slots at the copies; returns how many entries were copied."""
+    count = 0
     for i in range(0, old.shape[0], 2):
-        if old[i] != 0:
-            table_insert(new, old[i], old[i + 1])
+        if old[i] != 0 and (keep_open or (old[i + 1] & _LOW) == LOST_MARK):
+            table_find(new, old[i], old[i + 1], np.int64(old[i + 1] & _LOW))
+            count += 1
+    for k in range(scc_top):
+        j = 2 * scc[k]
+        scc[k] = table_find(new, old[j], old[j + 1], 0)  # there already: open positions were copied
+    return count
 
 
 # Regions of the int32 scratch array: relaxed_dead's (per pile, per rank 0..15, per suit,
@@ -400,14 +453,36 @@ def _generate(board, heights, found, nranks, empty_rule, worry, out_src, out_dst
 
 
 @njit(cache=True)
+def open_root(table, keys, meta, frame_index, frame_low, frame_sp, scc):
+    """Store the root as the first open position of a run; False if it is known lost."""
+    slot = table_find(table, keys[0], keys[1], 0)
+    if slot >= 0:
+        if table_info(table, slot) == LOST_MARK:
+            return False
+        _set_info(table, slot, 0)
+    else:
+        slot = -1 - slot
+        meta[M_TABLE_COUNT] += 1
+    frame_index[0] = 0
+    frame_low[0] = 0
+    frame_sp[0] = 0
+    scc[0] = slot
+    meta[M_SCC_TOP] = 1
+    meta[M_NEXT_INDEX] = 1
+    return True
+
+
+@njit(cache=True)
 def search(
     board, heights, found, nranks, empty_rule, worry, zob, keys, table, meta,
     mv_start, mv_count, mv_next, path_src, path_dst, path_card, path_autos,
+    frame_index, frame_low, frame_sp, scc,
     moves_src, moves_dst, auto_src, auto_card, scratch, noise, node_limit, work_limit,
 ):  # fmt: skip
     """Run the depth-first search for at most ``node_limit`` new positions and ``work_limit``
     moves tried (most tries meet a known position, so positions alone do not bound the time);
-    returns a status."""
+    returns a status.  Each closed strongly connected component is marked lost in the table
+    (module text, "Lost positions"), where later runs find it."""
     depth = meta[M_DEPTH]
     stop = meta[M_NODES] + node_limit
     work = 0
@@ -428,6 +503,9 @@ def search(
         if meta[M_NODES] >= stop or work > work_limit or meta[M_TABLE_COUNT] >= table_limit:
             meta[M_DEPTH] = depth
             return TABLE_FULL if meta[M_TABLE_COUNT] >= table_limit else PAUSED
+        if meta[M_SCC_TOP] >= scc.shape[0]:
+            meta[M_DEPTH] = depth
+            return SCC_FULL
         i = mv_next[depth]
         if i < mv_count[depth]:
             mv_next[depth] = i + 1
@@ -442,23 +520,44 @@ def search(
             if meta[M_IN_PLAY] == 0:
                 meta[M_DEPTH] = depth + 1
                 return WON
-            if table_insert(table, keys[0], keys[1]) == 0:
+            index = meta[M_NEXT_INDEX]
+            slot = table_find(table, keys[0], keys[1], index)
+            if slot >= 0:  # known: lost, or open in this run (an edge into the component stack)
+                info = table_info(table, slot)
+                if info != LOST_MARK and info < frame_low[depth]:
+                    frame_low[depth] = info
                 _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
                 _undo(board, heights, found, zob, keys, meta, src, dst, card)
                 continue
+            slot = -1 - slot
             meta[M_TABLE_COUNT] += 1
             meta[M_NODES] += 1
             if relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
                 meta[M_DEAD] += 1
+                _set_info(table, slot, LOST_MARK)
                 _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
                 _undo(board, heights, found, zob, keys, meta, src, dst, card)
                 continue
+            meta[M_NEXT_INDEX] = index + 1
             depth += 1
+            frame_index[depth] = index
+            frame_low[depth] = index
+            frame_sp[depth] = meta[M_SCC_TOP]
+            scc[meta[M_SCC_TOP]] = slot
+            meta[M_SCC_TOP] += 1
             meta[M_PENDING] = 1
         else:
+            if frame_low[depth] == frame_index[depth]:  # a component closes: every position in it is lost
+                for k in range(frame_sp[depth], meta[M_SCC_TOP]):
+                    _set_info(table, scc[k], LOST_MARK)
+                meta[M_CLOSED] += meta[M_SCC_TOP] - frame_sp[depth]
+                meta[M_SCC_TOP] = frame_sp[depth]
             if depth == 0:
                 meta[M_DEPTH] = 0
                 return LOST
+            low = frame_low[depth]
             depth -= 1
+            if low < frame_low[depth]:
+                frame_low[depth] = low
             _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, path_autos[depth])
             _undo(board, heights, found, zob, keys, meta, path_src[depth], path_dst[depth], path_card[depth])

@@ -68,7 +68,8 @@ class SolveResult:
 class _Search:
     """The arrays of one search, grown on demand within the memory budget."""
 
-    def __init__(self, board: Board, rules: Rules, budget: Budget, noise: int = 0) -> None:
+    def __init__(self, board: Board, rules: Rules, budget: Budget, noise: int = 0, table: np.ndarray | None = None):
+        """``table``: the lost positions a previous run proved, or None to start empty."""
         self.rules, self.budget, self.noise = rules, budget, noise
         height = max(len(p) for p in board.piles) + rules.ranks + 1
         self.board = np.zeros((rules.piles, height), dtype=np.int16)
@@ -84,10 +85,14 @@ class _Search:
         self.auto_card = np.zeros(64, dtype=np.int16)
         self.scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
         self._alloc_stack(1 << 10, 1 << 14)
-        slots = _FIRST_TABLE_SLOTS
-        while slots > 1024 and self._bytes(slots, self.mv_start.size, self.moves_src.size) > budget.memory:
-            slots //= 2
-        self.table = np.zeros(2 * slots, dtype=np.uint64)
+        self.scc = np.zeros(1 << 12, dtype=np.int64)
+        if table is None:
+            slots = _FIRST_TABLE_SLOTS
+            while slots > 1024 and self._bytes(slots, 1 << 10, 1 << 14, self.scc.size) > budget.memory:
+                slots //= 2
+            table = np.zeros(2 * slots, dtype=np.uint64)
+        self.table = table
+        self.meta[K.M_TABLE_COUNT] = np.count_nonzero(table[::2])
 
     def _alloc_stack(self, depth: int, moves: int) -> None:
         def grow(name: str, size: int, dtype: type) -> None:
@@ -99,33 +104,43 @@ class _Search:
 
         for name in ("mv_start", "mv_count", "mv_next", "path_autos"):
             grow(name, depth, np.int32)
+        for name in ("frame_index", "frame_low", "frame_sp"):
+            grow(name, depth, np.int64)
         for name in ("path_src", "path_dst", "path_card"):
             grow(name, depth, np.int16)
         for name in ("moves_src", "moves_dst"):
             grow(name, moves, np.int16)
 
     @staticmethod
-    def _bytes(slots: int, depth: int, moves: int) -> int:
-        return 16 * slots + 22 * depth + 4 * moves
+    def _bytes(slots: int, depth: int, moves: int, scc: int) -> int:
+        return 16 * slots + 46 * depth + 4 * moves + 8 * scc
 
     def memory(self) -> int:
-        return self._bytes(self.table.size // 2, self.mv_start.size, self.moves_src.size)
+        return self._bytes(self.table.size // 2, self.mv_start.size, self.moves_src.size, self.scc.size)
 
     def grow_table(self) -> bool:
         slots = self.table.size // 2
         # The old and the new table live together while rehashing.
-        if self._bytes(3 * slots, self.mv_start.size, self.moves_src.size) > self.budget.memory:
+        if self._bytes(3 * slots, self.mv_start.size, self.moves_src.size, self.scc.size) > self.budget.memory:
             return False
         new = np.zeros(4 * slots, dtype=np.uint64)
-        K.table_rehash(self.table, new)
+        K.table_rehash(self.table, new, self.scc, self.meta[K.M_SCC_TOP], True)
         self.table = new
         return True
 
     def grow_stack(self) -> bool:
         depth, moves = 2 * self.mv_start.size, 2 * self.moves_src.size
-        if self._bytes(self.table.size // 2, depth, moves) > self.budget.memory:
+        if self._bytes(self.table.size // 2, depth, moves, self.scc.size) > self.budget.memory:
             return False
         self._alloc_stack(depth, moves)
+        return True
+
+    def grow_scc(self) -> bool:
+        if self.memory() + 8 * self.scc.size > self.budget.memory:
+            return False
+        new = np.zeros(2 * self.scc.size, dtype=np.int64)
+        new[: self.scc.size] = self.scc
+        self.scc = new
         return True
 
     def make_room(self, status: int) -> bool:
@@ -134,24 +149,37 @@ class _Search:
             return self.grow_table()
         if status == K.STACK_FULL:
             return self.grow_stack()
+        if status == K.SCC_FULL:
+            return self.grow_scc()
         return True
 
+    def lost_positions(self) -> np.ndarray | None:
+        """A table of just the positions proved lost, for the next run; None if memory forbids."""
+        if self.memory() + 8 * self.table.size > self.budget.memory:
+            return None
+        lost = np.zeros(self.table.size, dtype=np.uint64)
+        K.table_rehash(self.table, lost, self.scc, 0, False)
+        return lost
+
     def start(self) -> bool:
-        """Play the root's safe moves; True if that alone wins."""
+        """Play the root's safe moves and open the root; True if that alone wins."""
         autos = 0
         if not self.rules.worrying_back:  # the safe-move proof assumes cards never come back
             autos = K.play_safe_moves(
                 self.board, self.heights, self.found, _ZOBRIST, self.keys, self.meta, self.auto_src, self.auto_card
             )
         self.meta[K.M_ROOT_AUTOS] = autos
-        K.table_insert(self.table, self.keys[0], self.keys[1])
-        self.meta[K.M_TABLE_COUNT] = 1
         self.meta[K.M_PENDING] = 1
-        return self.meta[K.M_IN_PLAY] == 0
+        if self.meta[K.M_IN_PLAY] == 0:
+            return True
+        self.root_known_lost = not K.open_root(
+            self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc
+        )
+        return False
 
     def root_is_dead(self) -> bool:
         empty = _EMPTY_CODES[self.rules.empty_pile]
-        return K.relaxed_dead(
+        return self.root_known_lost or K.relaxed_dead(
             self.board, self.heights, self.found, self.rules.ranks, empty, self.rules.worrying_back, self.scratch
         )
 
@@ -160,7 +188,8 @@ class _Search:
             self.board, self.heights, self.found, self.rules.ranks, _EMPTY_CODES[self.rules.empty_pile],
             self.rules.worrying_back, _ZOBRIST, self.keys, self.table, self.meta,
             self.mv_start, self.mv_count, self.mv_next, self.path_src, self.path_dst, self.path_card,
-            self.path_autos, self.moves_src, self.moves_dst, self.auto_src, self.auto_card, self.scratch,
+            self.path_autos, self.frame_index, self.frame_low, self.frame_sp, self.scc,
+            self.moves_src, self.moves_dst, self.auto_src, self.auto_card, self.scratch,
             self.noise, node_limit, _CHUNK_WORK,
         )  # fmt: skip
 
@@ -218,12 +247,13 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     deadline = None if budget.seconds is None else began + budget.seconds
     result = SolveResult(UNKNOWN)
     run_cap = _FIRST_RUN_NODES
+    lost_table = None  # what earlier runs proved lost, carried into the next
     while True:
         cap = run_cap
         if budget.states is not None and budget.states - result.states <= run_cap:
             cap = budget.states - result.states
         K.seed_random(result.restarts)
-        run = _Search(board, rules, budget, noise=min(result.restarts, _MAX_NOISE))
+        run = _Search(board, rules, budget, noise=min(result.restarts, _MAX_NOISE), table=lost_table)
         status, reason = run.run(deadline, cap)
         result.states += int(run.meta[K.M_NODES])
         result.dead_ends += int(run.meta[K.M_DEAD])
@@ -234,6 +264,8 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
             break
         result.restarts += 1
         run_cap *= 2
+        lost_table = run.lost_positions()
+        del run  # its table may be large; the next run allocates afresh
     if status == K.LOST:
         result.verdict = LOST
     elif status == K.WON:
@@ -255,4 +287,4 @@ def warm_up() -> None:
 
     rules = GAMES["bakers-dozen"].reduced(ranks=2, piles=2)
     solve(Board(((0, 1, 2, 3), (4, 5, 6, 7)), (0, 0, 0, 0)), rules)
-    K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
+    K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, True)
