@@ -90,8 +90,9 @@ Lost positions (``search``)
     component closes: every position reachable from it is in the
     component, in a component closed before, or marked lost, and none was
     a win (the search would have stopped), so all of them are lost and
-    the table marks them so.  A restart keeps those marks and forgets the
-    open positions (their search was cut short), so a later run never
+    the table marks them so.  A restart keeps those marks and forgets what
+    it knew of the open positions (their search was cut short: they are
+    marked stale, which a later run treats as new), so a later run never
     searches a proven-lost position again.  Lowlinks are exact, not
     bounds: an open position met again gives its own number, as in
     Tarjan's algorithm, so no component closes early.
@@ -238,11 +239,13 @@ def seed_random(seed):
 
 # A table entry is two words: the first hash with its low bit set (0 marks an empty
 # slot), then the second hash's high 32 bits over 32 bits of what is known of the
-# position: ``LOST_MARK``, or the Tarjan index of a position of the current run whose
-# strongly connected component is still open (module text, "Lost positions").
+# position: ``LOST_MARK``; ``STALE_MARK``, open in a run that was cut short (known
+# nothing of); or the Tarjan number of a position of the current run whose strongly
+# connected component is still open (module text, "Lost positions").
 _HIGH = np.uint64(0xFFFFFFFF00000000)
 _LOW = np.uint64(0xFFFFFFFF)
 LOST_MARK = 0xFFFFFFFF
+STALE_MARK = 0xFFFFFFFE
 
 
 @njit(cache=True)
@@ -274,18 +277,22 @@ def _set_info(table, slot, info):
 
 
 @njit(cache=True)
-def table_rehash(old, new, scc, scc_top, keep_open):
-    """Copy ``old`` into ``new`` (open positions too only if ``keep_open``); re-point the
-    ``scc[:scc_top]`` slots at the copies; returns how many entries were copied."""
-    count = 0
+def table_rehash(old, new, scc, scc_top):
+    """Copy ``old`` into ``new``; re-point the ``scc[:scc_top]`` slots at the copies."""
     for i in range(0, old.shape[0], 2):
-        if old[i] != 0 and (keep_open or (old[i + 1] & _LOW) == LOST_MARK):
+        if old[i] != 0:
             table_find(new, old[i], old[i + 1], np.int64(old[i + 1] & _LOW))
-            count += 1
     for k in range(scc_top):
         j = 2 * scc[k]
-        scc[k] = table_find(new, old[j], old[j + 1], 0)  # there already: open positions were copied
-    return count
+        scc[k] = table_find(new, old[j], old[j + 1], 0)  # there already
+
+
+@njit(cache=True)
+def forget_open(table, scc, meta):
+    """After a run is cut short: its open positions are known nothing of (their search was cut)."""
+    for k in range(meta[M_SCC_TOP]):
+        _set_info(table, scc[k], STALE_MARK)
+    meta[M_SCC_TOP] = 0
 
 
 # Regions of the int32 scratch array: relaxed_dead's (per pile, per rank 0..15, per suit,
@@ -459,7 +466,7 @@ def open_root(table, keys, meta, frame_index, frame_low, frame_sp, scc):
     if slot >= 0:
         if table_info(table, slot) == LOST_MARK:
             return False
-        _set_info(table, slot, 0)
+        _set_info(table, slot, 0)  # stale: open again
     else:
         slot = -1 - slot
         meta[M_TABLE_COUNT] += 1
@@ -522,15 +529,18 @@ def search(
                 return WON
             index = meta[M_NEXT_INDEX]
             slot = table_find(table, keys[0], keys[1], index)
-            if slot >= 0:  # known: lost, or open in this run (an edge into the component stack)
-                info = table_info(table, slot)
+            info = table_info(table, slot) if slot >= 0 else index
+            if info == STALE_MARK:  # met by a run cut short: new to this one
+                _set_info(table, slot, index)
+            elif slot >= 0:  # known: lost, or open in this run (an edge into the component stack)
                 if info != LOST_MARK and info < frame_low[depth]:
                     frame_low[depth] = info
                 _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
                 _undo(board, heights, found, zob, keys, meta, src, dst, card)
                 continue
-            slot = -1 - slot
-            meta[M_TABLE_COUNT] += 1
+            else:
+                slot = -1 - slot
+                meta[M_TABLE_COUNT] += 1
             meta[M_NODES] += 1
             if relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
                 meta[M_DEAD] += 1

@@ -68,8 +68,8 @@ class SolveResult:
 class _Search:
     """The arrays of one search, grown on demand within the memory budget."""
 
-    def __init__(self, board: Board, rules: Rules, budget: Budget, noise: int = 0, table: np.ndarray | None = None):
-        """``table``: the lost positions a previous run proved, or None to start empty."""
+    def __init__(self, board: Board, rules: Rules, budget: Budget, noise: int = 0, before: _Search | None = None):
+        """``before``: a run cut short, whose table (lost marks and all) this run takes over."""
         self.rules, self.budget, self.noise = rules, budget, noise
         height = max(len(p) for p in board.piles) + rules.ranks + 1
         self.board = np.zeros((rules.piles, height), dtype=np.int16)
@@ -86,13 +86,15 @@ class _Search:
         self.scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
         self._alloc_stack(1 << 10, 1 << 14)
         self.scc = np.zeros(1 << 12, dtype=np.int64)
-        if table is None:
+        if before is None:
             slots = _FIRST_TABLE_SLOTS
             while slots > 1024 and self._bytes(slots, 1 << 10, 1 << 14, self.scc.size) > budget.memory:
                 slots //= 2
-            table = np.zeros(2 * slots, dtype=np.uint64)
-        self.table = table
-        self.meta[K.M_TABLE_COUNT] = np.count_nonzero(table[::2])
+            self.table = np.zeros(2 * slots, dtype=np.uint64)
+        else:
+            K.forget_open(before.table, before.scc, before.meta)
+            self.table = before.table
+            self.meta[K.M_TABLE_COUNT] = before.meta[K.M_TABLE_COUNT]
 
     def _alloc_stack(self, depth: int, moves: int) -> None:
         def grow(name: str, size: int, dtype: type) -> None:
@@ -124,7 +126,7 @@ class _Search:
         if self._bytes(3 * slots, self.mv_start.size, self.moves_src.size, self.scc.size) > self.budget.memory:
             return False
         new = np.zeros(4 * slots, dtype=np.uint64)
-        K.table_rehash(self.table, new, self.scc, self.meta[K.M_SCC_TOP], True)
+        K.table_rehash(self.table, new, self.scc, self.meta[K.M_SCC_TOP])
         self.table = new
         return True
 
@@ -152,14 +154,6 @@ class _Search:
         if status == K.SCC_FULL:
             return self.grow_scc()
         return True
-
-    def lost_positions(self) -> np.ndarray | None:
-        """A table of just the positions proved lost, for the next run; None if memory forbids."""
-        if self.memory() + 8 * self.table.size > self.budget.memory:
-            return None
-        lost = np.zeros(self.table.size, dtype=np.uint64)
-        K.table_rehash(self.table, lost, self.scc, 0, False)
-        return lost
 
     def start(self) -> bool:
         """Play the root's safe moves and open the root; True if that alone wins."""
@@ -226,6 +220,11 @@ class _Search:
                 return status, ""
 
 
+def _run_nodes(restarts: int) -> int:
+    """New positions the run after ``restarts`` restarts may search before the next restart."""
+    return _FIRST_RUN_NODES << restarts
+
+
 def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_moves: bool = True) -> SolveResult:
     """Decide whether ``board`` can be won under ``rules``.
 
@@ -246,14 +245,13 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     began = time.perf_counter()
     deadline = None if budget.seconds is None else began + budget.seconds
     result = SolveResult(UNKNOWN)
-    run_cap = _FIRST_RUN_NODES
-    lost_table = None  # what earlier runs proved lost, carried into the next
+    run = None
     while True:
-        cap = run_cap
-        if budget.states is not None and budget.states - result.states <= run_cap:
+        cap = _run_nodes(result.restarts)
+        if budget.states is not None and budget.states - result.states <= cap:
             cap = budget.states - result.states
         K.seed_random(result.restarts)
-        run = _Search(board, rules, budget, noise=min(result.restarts, _MAX_NOISE), table=lost_table)
+        run = _Search(board, rules, budget, noise=min(result.restarts, _MAX_NOISE), before=run)
         status, reason = run.run(deadline, cap)
         result.states += int(run.meta[K.M_NODES])
         result.dead_ends += int(run.meta[K.M_DEAD])
@@ -263,9 +261,6 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
         if status in (K.WON, K.LOST) or reason in ("time", "memory") or final_states:
             break
         result.restarts += 1
-        run_cap *= 2
-        lost_table = run.lost_positions()
-        del run  # its table may be large; the next run allocates afresh
     if status == K.LOST:
         result.verdict = LOST
     elif status == K.WON:
@@ -287,4 +282,4 @@ def warm_up() -> None:
 
     rules = GAMES["bakers-dozen"].reduced(ranks=2, piles=2)
     solve(Board(((0, 1, 2, 3), (4, 5, 6, 7)), (0, 0, 0, 0)), rules)
-    K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, True)
+    K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0)

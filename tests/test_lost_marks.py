@@ -96,10 +96,10 @@ def test_every_position_marked_lost_is_lost(game):
         deals += 1
         if deals > 20:
             break
-        table = None
+        run = None
         for restart in range(8):  # runs cut short after a few positions, each seeded with the last one's marks
             K.seed_random(restart)
-            run = _Search(board, rules, Budget(seconds=None), noise=restart, table=table)
+            run = _Search(board, rules, Budget(seconds=None), noise=restart, before=run)
             status, _ = run.run(None, 8 << restart)
             marks = marked_lost(run.table)
             for key in marks:
@@ -107,7 +107,6 @@ def test_every_position_marked_lost_is_lost(game):
             checked["complete" if status in (K.WON, K.LOST) else "cut short"] += len(marks)
             if status in (K.WON, K.LOST):
                 break
-            table = run.lost_positions()
     print(game, deals, checked)
     assert deals >= 8 and checked["cut short"] >= 100 and checked["complete"] >= 100, (deals, checked)
 
