@@ -220,9 +220,22 @@ class _Search:
                 return status, ""
 
 
+def _luby(i: int) -> int:
+    """Term i (from 1) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
 def _run_nodes(restarts: int) -> int:
-    """New positions the run after ``restarts`` restarts may search before the next restart."""
-    return _FIRST_RUN_NODES << restarts
+    """New positions the run after ``restarts`` restarts may search before the next restart.
+
+    Luby's schedule: many short runs in different move orders, with a long
+    one now and then.  Short runs cost a proof little, since every run
+    keeps what earlier runs proved lost."""
+    return _FIRST_RUN_NODES * _luby(restarts + 1)
 
 
 def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_moves: bool = True) -> SolveResult:
@@ -232,12 +245,12 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     replayed to a full foundation; ``lost`` means the whole reachable space
     was searched; ``unknown`` means a budget ran out first (``reason`` says which).
 
-    The search restarts with a doubled position budget and a perturbed move
-    order each time a run uses up its budget, because a depth-first search
-    that goes wrong early can spend a long time below that move while
-    another order finds a win at once.  Each run is a complete search, so
-    the first one that finishes gives the verdict: restarts change how fast
-    a verdict comes, never which.
+    The search restarts in a perturbed move order each time a run uses up
+    its position budget (``_run_nodes``), because a depth-first search that
+    goes wrong early can spend a long time below that move while another
+    order finds a win at once.  Each run is a complete search that skips
+    only positions proved lost, so the first one that finishes gives the
+    verdict: restarts change how fast a verdict comes, never which.
     """
     check_supported(rules)
     budget = budget or Budget()

@@ -133,19 +133,20 @@ def test_a_complete_lost_search_closes_every_component(game, size):
 def test_restarts_do_not_search_proven_lost_positions_again(monkeypatch):
     """A lost deal's restarts, together, search hardly more than one complete run.
 
-    Without the marks, runs cut at 4, 8, ..., 2^k positions (2^k < N, the
-    positions of one complete run) would search 2^(k+1) - 4 >= N - 4
-    positions before the last run: at least about twice one run in all."""
+    Runs double here, from 4 positions.  Without the marks, runs cut at 4,
+    8, ..., 2^k positions (2^k < N, the positions of one complete run)
+    would search 2^(k+1) - 4 >= N - 4 positions before the last run: at
+    least about twice one run in all."""
     rng = random.Random("reuse")
     rules = GAMES["good-measure"].reduced(8, 5)
     ratios = []
     for _ in range(300):
         board = random_deal(rules, rng)
-        monkeypatch.setattr(search, "_FIRST_RUN_NODES", 1 << 40)
+        monkeypatch.setattr(search, "_run_nodes", lambda restarts: 1 << 40)
         single = solve(board, rules, Budget(seconds=None))
         if single.verdict != LOST or single.states < 1_000:
             continue
-        monkeypatch.setattr(search, "_FIRST_RUN_NODES", 4)
+        monkeypatch.setattr(search, "_run_nodes", lambda restarts: 4 << restarts)
         restarted = solve(board, rules, Budget(seconds=None))
         assert restarted.verdict == LOST and restarted.restarts >= 5
         ratios.append(restarted.states / single.states)
