@@ -24,7 +24,7 @@ _ZOBRIST = K.zobrist_keys()
 _CHUNK_NODES = 1 << 16  # at most this many new positions between two looks at the clock
 _CHUNK_WORK = 1 << 17  # ... and at most this many moves tried
 _FIRST_TABLE_SLOTS = 1 << 18
-_FIRST_RUN_NODES = 1 << 12  # restarts double it; see solve()
+_FIRST_RUN_NODES = 1 << 12  # the unit of the restart schedule; see _run_nodes()
 _MAX_NOISE = 3
 
 
@@ -62,7 +62,7 @@ class SolveResult:
     raw_length: int = 0  # moves in the search's own path, before shortening
     dead_ends: int = 0  # positions the relaxation proved lost
     lone_prunes: int = 0  # lone cards the lone-card rule kept from a host (summed over positions)
-    restarts: int = 0  # runs given up for a fresh one with a doubled budget
+    restarts: int = 0  # runs cut short for another in a new move order (lost marks kept)
 
 
 class _Search:
