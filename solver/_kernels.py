@@ -461,12 +461,11 @@ def _generate(board, heights, found, nranks, empty_rule, worry, out_src, out_dst
 
 @njit(cache=True)
 def open_root(table, keys, meta, frame_index, frame_low, frame_sp, scc):
-    """Store the root as the first open position of a run; False if it is known lost."""
+    """Store the root as the first open position of a run.  A run before it that was cut
+    short left the root stale (its component is the last to close, which ends a search)."""
     slot = table_find(table, keys[0], keys[1], 0)
     if slot >= 0:
-        if table_info(table, slot) == LOST_MARK:
-            return False
-        _set_info(table, slot, 0)  # stale: open again
+        _set_info(table, slot, 0)
     else:
         slot = -1 - slot
         meta[M_TABLE_COUNT] += 1
@@ -476,7 +475,6 @@ def open_root(table, keys, meta, frame_index, frame_low, frame_sp, scc):
     scc[0] = slot
     meta[M_SCC_TOP] = 1
     meta[M_NEXT_INDEX] = 1
-    return True
 
 
 @njit(cache=True)
@@ -529,18 +527,18 @@ def search(
                 return WON
             index = meta[M_NEXT_INDEX]
             slot = table_find(table, keys[0], keys[1], index)
-            info = table_info(table, slot) if slot >= 0 else index
-            if info == STALE_MARK:  # met by a run cut short: new to this one
+            if slot < 0:
+                slot = -1 - slot
+                meta[M_TABLE_COUNT] += 1
+            elif table_info(table, slot) == STALE_MARK:  # met by a run cut short: new to this one
                 _set_info(table, slot, index)
-            elif slot >= 0:  # known: lost, or open in this run (an edge into the component stack)
+            else:  # known: lost, or open in this run (an edge into the component stack)
+                info = table_info(table, slot)
                 if info != LOST_MARK and info < frame_low[depth]:
                     frame_low[depth] = info
                 _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
                 _undo(board, heights, found, zob, keys, meta, src, dst, card)
                 continue
-            else:
-                slot = -1 - slot
-                meta[M_TABLE_COUNT] += 1
             meta[M_NODES] += 1
             if relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
                 meta[M_DEAD] += 1

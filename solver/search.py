@@ -65,19 +65,24 @@ class SolveResult:
     restarts: int = 0  # runs cut short for another in a new move order (lost marks kept)
 
 
+def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernels' view of a position: piles (card codes from the bottom, room to grow), heights, foundations."""
+    height = max(len(p) for p in board.piles) + rules.ranks + 1
+    piles = np.zeros((rules.piles, height), dtype=np.int16)
+    heights = np.zeros(rules.piles, dtype=np.int32)
+    for p, pile in enumerate(board.piles):
+        piles[p, : len(pile)] = pile
+        heights[p] = len(pile)
+    return piles, heights, np.array(board.foundations, dtype=np.int32)
+
+
 class _Search:
     """The arrays of one search, grown on demand within the memory budget."""
 
     def __init__(self, board: Board, rules: Rules, budget: Budget, noise: int = 0, before: _Search | None = None):
         """``before``: a run cut short, whose table (lost marks and all) this run takes over."""
         self.rules, self.budget, self.noise = rules, budget, noise
-        height = max(len(p) for p in board.piles) + rules.ranks + 1
-        self.board = np.zeros((rules.piles, height), dtype=np.int16)
-        self.heights = np.zeros(rules.piles, dtype=np.int32)
-        for p, pile in enumerate(board.piles):
-            self.board[p, : len(pile)] = pile
-            self.heights[p] = len(pile)
-        self.found = np.array(board.foundations, dtype=np.int32)
+        self.board, self.heights, self.found = state_arrays(board, rules)
         self.meta = np.zeros(K.META_SIZE, dtype=np.int64)
         self.meta[K.M_IN_PLAY] = board.cards_in_play()
         self.keys = K.position_hash(self.board, self.heights, _ZOBRIST)
@@ -88,7 +93,8 @@ class _Search:
         self.scc = np.zeros(1 << 12, dtype=np.int64)
         if before is None:
             slots = _FIRST_TABLE_SLOTS
-            while slots > 1024 and self._bytes(slots, 1 << 10, 1 << 14, self.scc.size) > budget.memory:
+            stack = (self.mv_start.size, self.moves_src.size, self.scc.size)
+            while slots > 1024 and self._bytes(slots, *stack) > budget.memory:
                 slots //= 2
             self.table = np.zeros(2 * slots, dtype=np.uint64)
         else:
@@ -166,14 +172,12 @@ class _Search:
         self.meta[K.M_PENDING] = 1
         if self.meta[K.M_IN_PLAY] == 0:
             return True
-        self.root_known_lost = not K.open_root(
-            self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc
-        )
+        K.open_root(self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc)
         return False
 
     def root_is_dead(self) -> bool:
         empty = _EMPTY_CODES[self.rules.empty_pile]
-        return self.root_known_lost or K.relaxed_dead(
+        return K.relaxed_dead(
             self.board, self.heights, self.found, self.rules.ranks, empty, self.rules.worrying_back, self.scratch
         )
 

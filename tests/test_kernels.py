@@ -5,18 +5,12 @@ import numpy as np
 from solver import _kernels as K
 from solver.board import parse_board
 from solver.rules import GAMES
-from solver.search import _EMPTY_CODES
+from solver.search import _EMPTY_CODES, state_arrays
 
 
 def relaxed_dead(text, rules):
     board = parse_board(text).validate(rules)
-    height = max(len(p) for p in board.piles) + rules.ranks
-    arr = np.zeros((rules.piles, height), dtype=np.int16)
-    heights = np.zeros(rules.piles, dtype=np.int32)
-    for p, pile in enumerate(board.piles):
-        arr[p, : len(pile)] = pile
-        heights[p] = len(pile)
-    found = np.array(board.foundations, dtype=np.int32)
+    arr, heights, found = state_arrays(board, rules)
     scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
     empty = _EMPTY_CODES[rules.empty_pile]
     return K.relaxed_dead(arr, heights, found, rules.ranks, empty, rules.worrying_back, scratch)

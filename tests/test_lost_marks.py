@@ -20,20 +20,15 @@ from solver.board import Board
 from solver.deals import random_deal
 from solver.engine import apply_move, legal_moves
 from solver.rules import GAMES, Rules
-from solver.search import LOST, Budget, _Search, solve
+from solver.search import LOST, Budget, _Search, solve, state_arrays
 
 _KEY_HIGH = np.uint64(0xFFFFFFFF00000000)
 
 
 def table_key(board: Board, rules: Rules) -> tuple[int, int]:
     """The key the search's table stores for this position."""
-    height = max(len(p) for p in board.piles) + 1
-    arr = np.zeros((rules.piles, height), dtype=np.int16)
-    heights = np.zeros(rules.piles, dtype=np.int32)
-    for p, pile in enumerate(board.piles):
-        arr[p, : len(pile)] = pile
-        heights[p] = len(pile)
-    h = K.position_hash(arr, heights, search._ZOBRIST)
+    piles, heights, _ = state_arrays(board, rules)
+    h = K.position_hash(piles, heights, search._ZOBRIST)
     return int(h[0] | np.uint64(1)), int(h[1] & _KEY_HIGH)
 
 
