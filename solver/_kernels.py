@@ -72,10 +72,15 @@ Dead positions (``relaxed_dead``)
     In the relaxed game letting a card leave never hurts (it only adds
     hosts and foundation progress), so one greedy pass to a fixed point
     decides it: no search is needed.
+    Where it finds nothing, a second test, the capacity relaxation (one
+    card per host, hosts covered; proof in :mod:`solver._capacity`), runs
+    on positions whose move changed a foundation or how much of a pile is
+    still as dealt; other moves leave its abstraction, so its verdict, as
+    the parent's.  It is off with worrying back, which its proof excludes.
 Lost positions (``search``)
     Call the graph the search walks the pruned graph: its edges are the
     moves ``_generate`` makes, each followed by the safe moves, and it has
-    no edges out of dead positions.  From a position with a win, the pruned
+    no edges out of dead positions (found dead by either test, so lost).  From a position with a win, the pruned
     graph reaches a win: take a shortest winning line W; its first move is
     no lone-card move (proof above), so it is generated; after it and the
     safe moves, which never lengthen a winning line (the W' above is no
@@ -103,11 +108,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._capacity import C_ALLOWANCE, abstraction_moved, capacity_dead
+from ._common import (
+    EMPTY_ANY,
+    EMPTY_NONE,
+    INFO_BITS,
+    LOST_MARK,
+    MAX_PILES,
+    STALE_MARK,
+    TABLE_MAX_LOAD,
+    set_info,
+    space_takes,
+    table_find,
+    table_info,
+)
+
 BOTTOM = 52  # the "card beneath" a pile's bottom card, for the hash
 FOUNDATION = -1  # the target of a move to the foundations
 WORRY = 100  # source WORRY + s: the top card of suit s's foundation comes back (worrying back)
-
-EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2
 
 # Status codes a search call returns.
 WON, LOST, PAUSED, TABLE_FULL, STACK_FULL, SCC_FULL = 1, 2, 3, 4, 5, 6
@@ -117,10 +135,8 @@ M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY,
 M_SCC_TOP, M_NEXT_INDEX, M_CLOSED = range(9, 12)  # the component stack's height, the next number, positions closed
 META_SIZE = 12
 
-MAX_PILES = 32  # the scratch layout below has room for this many piles
 # A top card has at most 4 hosts (one per suit of the next rank), one space and its foundation.
 MAX_MOVES_PER_NODE = 6 * MAX_PILES + 4 * (4 + 1)  # ... and worrying back: 4 suits x (4 hosts + a space)
-TABLE_MAX_LOAD = 0.7
 
 
 def zobrist_keys(seed: int = 20261130) -> np.ndarray:
@@ -237,51 +253,12 @@ def seed_random(seed):
     np.random.seed(seed)
 
 
-# A table entry is two words: the first hash with its low bit set (0 marks an empty
-# slot), then the second hash's high 32 bits over 32 bits of what is known of the
-# position: ``LOST_MARK``; ``STALE_MARK``, open in a run that was cut short (known
-# nothing of); or the Tarjan number of a position of the current run whose strongly
-# connected component is still open (module text, "Lost positions").
-_HIGH = np.uint64(0xFFFFFFFF00000000)
-_LOW = np.uint64(0xFFFFFFFF)
-LOST_MARK = 0xFFFFFFFF
-STALE_MARK = 0xFFFFFFFE
-
-
-@njit(cache=True)
-def table_find(table, h0, h1, info):
-    """The slot of the position; a new position is stored with ``info`` and its slot returned as -1 - slot."""
-    key0 = h0 | np.uint64(1)
-    key1 = h1 & _HIGH
-    mask = np.uint64(table.shape[0] // 2 - 1)
-    slot = (key0 >> np.uint64(1)) & mask
-    while True:
-        i = 2 * np.int64(slot)
-        if table[i] == 0:
-            table[i] = key0
-            table[i + 1] = key1 | np.uint64(info)
-            return -1 - np.int64(slot)
-        if table[i] == key0 and (table[i + 1] & _HIGH) == key1:
-            return np.int64(slot)
-        slot = (slot + np.uint64(1)) & mask
-
-
-@njit(cache=True, inline="always")
-def table_info(table, slot):
-    return np.int64(table[2 * slot + 1] & _LOW)
-
-
-@njit(cache=True, inline="always")
-def _set_info(table, slot, info):
-    table[2 * slot + 1] = (table[2 * slot + 1] & _HIGH) | np.uint64(info)
-
-
 @njit(cache=True)
 def table_rehash(old, new, scc, scc_top):
     """Copy ``old`` into ``new``; re-point the ``scc[:scc_top]`` slots at the copies."""
     for i in range(0, old.shape[0], 2):
         if old[i] != 0:
-            table_find(new, old[i], old[i + 1], np.int64(old[i + 1] & _LOW))
+            table_find(new, old[i], old[i + 1], np.int64(old[i + 1] & INFO_BITS))
     for k in range(scc_top):
         j = 2 * scc[k]
         scc[k] = table_find(new, old[j], old[j + 1], 0)  # there already
@@ -291,7 +268,7 @@ def table_rehash(old, new, scc, scc_top):
 def forget_open(table, scc, meta):
     """After a run is cut short: its open positions are known nothing of (their search was cut)."""
     for k in range(meta[M_SCC_TOP]):
-        _set_info(table, scc[k], STALE_MARK)
+        set_info(table, scc[k], STALE_MARK)
     meta[M_SCC_TOP] = 0
 
 
@@ -307,12 +284,6 @@ _S_SRC_NEED = _S_FREE + 52
 _S_DST_NEED = _S_SRC_NEED + MAX_PILES
 _S_SORT = _S_DST_NEED + MAX_PILES
 SCRATCH_SIZE = _S_SORT + MAX_MOVES_PER_NODE
-
-
-@njit(cache=True, inline="always")
-def _space_takes(rank, nranks, empty_rule):
-    """Whether an empty pile may take a card of this rank."""
-    return empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)
 
 
 @njit(cache=True)
@@ -349,7 +320,7 @@ def relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
                 # A top of rank+1 is on another pile: this pile's top is `card` itself.
                 ok = rank < nranks and (scratch[_S_HAVE + rank + 1] > 0 or scratch[_S_TOPS + rank + 1] > 0)
                 ok = ok or scratch[_S_FOUND + suit] == rank - 1
-                ok = ok or (emptied and _space_takes(rank, nranks, empty_rule))
+                ok = ok or (emptied and space_takes(rank, nranks, empty_rule))
                 if not ok:
                     break
                 scratch[_S_LEFT + p] -= 1
@@ -423,7 +394,7 @@ def _generate(board, heights, found, nranks, empty_rule, worry, out_src, out_dst
                 key = scratch[_S_SRC_NEED + p] * 32 + 31 - scratch[_S_DST_NEED + q]
                 scratch[_S_SORT + n - start] = key * 8 + (np.random.randint(0, 8 * noise + 1) if noise else 0)
                 n += 1
-        fills = _space_takes(rank, nranks, empty_rule)
+        fills = space_takes(rank, nranks, empty_rule)
         if first_empty >= 0 and h > 1 and fills:
             out_src[n] = p
             out_dst[n] = first_empty
@@ -439,7 +410,7 @@ def _generate(board, heights, found, nranks, empty_rule, worry, out_src, out_dst
                 if heights[q] > 0:
                     fits = board[q, heights[q] - 1] // 4 + 1 == rank + 1
                 else:
-                    fits = q == first_empty and _space_takes(rank, nranks, empty_rule)
+                    fits = q == first_empty and space_takes(rank, nranks, empty_rule)
                 if fits:
                     out_src[n] = WORRY + suit
                     out_dst[n] = q
@@ -465,7 +436,7 @@ def open_root(table, keys, meta, frame_index, frame_low, frame_sp, scc):
     short left the root stale (its component is the last to close, which ends a search)."""
     slot = table_find(table, keys[0], keys[1], 0)
     if slot >= 0:
-        _set_info(table, slot, 0)
+        set_info(table, slot, 0)
     else:
         slot = -1 - slot
         meta[M_TABLE_COUNT] += 1
@@ -483,6 +454,7 @@ def search(
     mv_start, mv_count, mv_next, path_src, path_dst, path_card, path_autos,
     frame_index, frame_low, frame_sp, scc,
     moves_src, moves_dst, auto_src, auto_card, scratch, noise, node_limit, work_limit,
+    origin, origin_heights, where, cap, cz, ckeys, ctable, cmeta, cap_limit,
 ):  # fmt: skip
     """Run the depth-first search for at most ``node_limit`` new positions and ``work_limit``
     moves tried (most tries meet a known position, so positions alone do not bound the time);
@@ -531,7 +503,7 @@ def search(
                 slot = -1 - slot
                 meta[M_TABLE_COUNT] += 1
             elif table_info(table, slot) == STALE_MARK:  # met by a run cut short: new to this one
-                _set_info(table, slot, index)
+                set_info(table, slot, index)
             else:  # known: lost, or open in this run (an edge into the component stack)
                 info = table_info(table, slot)
                 if info != LOST_MARK and info < frame_low[depth]:
@@ -540,9 +512,19 @@ def search(
                 _undo(board, heights, found, zob, keys, meta, src, dst, card)
                 continue
             meta[M_NODES] += 1
-            if relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
+            cmeta[C_ALLOWANCE] += 1
+            dead = relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch)
+            if not dead and cap_limit > 0:
+                # The abstraction, and so the parent's verdict, stands unless a foundation or a prefix changed.
+                moved = dst == FOUNDATION or autos > 0
+                if moved or abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
+                    dead = capacity_dead(
+                        board, heights, found, nranks, empty_rule, origin, origin_heights, where, cap, cz, ckeys,
+                        ctable, cmeta, cap_limit,
+                    )  # fmt: skip
+            if dead:
                 meta[M_DEAD] += 1
-                _set_info(table, slot, LOST_MARK)
+                set_info(table, slot, LOST_MARK)
                 _undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
                 _undo(board, heights, found, zob, keys, meta, src, dst, card)
                 continue
@@ -557,7 +539,7 @@ def search(
         else:
             if frame_low[depth] == frame_index[depth]:  # a component closes: every position in it is lost
                 for k in range(frame_sp[depth], meta[M_SCC_TOP]):
-                    _set_info(table, scc[k], LOST_MARK)
+                    set_info(table, scc[k], LOST_MARK)
                 meta[M_CLOSED] += meta[M_SCC_TOP] - frame_sp[depth]
                 meta[M_SCC_TOP] = frame_sp[depth]
             if depth == 0:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import _capacity as C
+from . import _common
 from . import _kernels as K
 from .board import Board
 from .engine import Move, is_solution
@@ -19,8 +21,11 @@ from .shorten import shorten
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
-_EMPTY_CODES = {EMPTY_NONE: K.EMPTY_NONE, EMPTY_ANY: K.EMPTY_ANY, EMPTY_KING: K.EMPTY_KING}
+_EMPTY_CODES = {EMPTY_NONE: _common.EMPTY_NONE, EMPTY_ANY: _common.EMPTY_ANY, EMPTY_KING: _common.EMPTY_KING}
 _ZOBRIST = K.zobrist_keys()
+_CAPACITY_ZOBRIST = C.capacity_keys()
+_CAPACITY_SLOTS = 1 << 22  # the capacity relaxation's cache of verdicts (at most 1/32 of the memory; emptied when full)
+_CAPACITY_NODES = 1 << 18  # abstract positions one capacity test may search before it gives up
 _CHUNK_NODES = 1 << 16  # at most this many new positions between two looks at the clock
 _CHUNK_WORK = 1 << 17  # ... and at most this many moves tried
 _FIRST_TABLE_SLOTS = 1 << 18
@@ -60,7 +65,8 @@ class SolveResult:
     reason: str = ""  # why an `unknown`: "time", "memory" or "states"
     memory: int = 0  # bytes held by the table and stack at the end
     raw_length: int = 0  # moves in the search's own path, before shortening
-    dead_ends: int = 0  # positions the relaxation proved lost
+    dead_ends: int = 0  # positions a relaxation proved lost
+    capacity_dead_ends: int = 0  # ... of them, by the capacity relaxation (solver/_capacity.py)
     lone_prunes: int = 0  # lone cards the lone-card rule kept from a host (summed over positions)
     restarts: int = 0  # runs cut short for another in a new move order (lost marks kept)
 
@@ -91,7 +97,15 @@ class _Search:
         self.scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
         self._alloc_stack(1 << 10, 1 << 14)
         self.scc = np.zeros(1 << 12, dtype=np.int64)
+        self.cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
+        self.ckeys = np.zeros(2, dtype=np.uint64)
         if before is None:
+            slots = _CAPACITY_SLOTS
+            while slots > 1024 and 16 * slots > budget.memory // 32:
+                slots //= 2
+            self.ctable = np.zeros(2 * slots, dtype=np.uint64)
+            self.cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
+            self.cmeta[C.C_ALLOWANCE] = _CAPACITY_NODES  # then one abstract position per real one
             slots = _FIRST_TABLE_SLOTS
             stack = (self.mv_start.size, self.moves_src.size, self.scc.size)
             while slots > 1024 and self._bytes(slots, *stack) > budget.memory:
@@ -101,6 +115,7 @@ class _Search:
             K.forget_open(before.table, before.scc, before.meta)
             self.table = before.table
             self.meta[K.M_TABLE_COUNT] = before.meta[K.M_TABLE_COUNT]
+            self.ctable, self.cmeta = before.ctable, before.cmeta  # verdicts of the same abstract game
 
     def _alloc_stack(self, depth: int, moves: int) -> None:
         def grow(name: str, size: int, dtype: type) -> None:
@@ -119,9 +134,8 @@ class _Search:
         for name in ("moves_src", "moves_dst"):
             grow(name, moves, np.int16)
 
-    @staticmethod
-    def _bytes(slots: int, depth: int, moves: int, scc: int) -> int:
-        return 16 * slots + 46 * depth + 4 * moves + 8 * scc
+    def _bytes(self, slots: int, depth: int, moves: int, scc: int) -> int:
+        return 16 * slots + 46 * depth + 4 * moves + 8 * scc + self.ctable.nbytes
 
     def memory(self) -> int:
         return self._bytes(self.table.size // 2, self.mv_start.size, self.moves_src.size, self.scc.size)
@@ -170,16 +184,28 @@ class _Search:
             )
         self.meta[K.M_ROOT_AUTOS] = autos
         self.meta[K.M_PENDING] = 1
+        # The capacity relaxation abstracts positions against the root, as it is after its safe moves.
+        self.origin, self.origin_heights = self.board.copy(), self.heights.copy()
+        self.where = C.origin_places(self.origin, self.origin_heights)
         if self.meta[K.M_IN_PLAY] == 0:
             return True
         K.open_root(self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc)
         return False
 
+    def capacity_limit(self) -> int:
+        """Abstract positions one capacity test may search; 0: off (its proof assumes cards never come back)."""
+        return 0 if self.rules.worrying_back else _CAPACITY_NODES
+
     def root_is_dead(self) -> bool:
         empty = _EMPTY_CODES[self.rules.empty_pile]
-        return K.relaxed_dead(
+        if K.relaxed_dead(
             self.board, self.heights, self.found, self.rules.ranks, empty, self.rules.worrying_back, self.scratch
-        )
+        ):
+            return True
+        return self.capacity_limit() > 0 and C.capacity_dead(
+            self.board, self.heights, self.found, self.rules.ranks, empty, self.origin, self.origin_heights,
+            self.where, self.cap, _CAPACITY_ZOBRIST, self.ckeys, self.ctable, self.cmeta, self.capacity_limit(),
+        )  # fmt: skip
 
     def step(self, node_limit: int) -> int:
         return K.search(
@@ -189,6 +215,8 @@ class _Search:
             self.path_autos, self.frame_index, self.frame_low, self.frame_sp, self.scc,
             self.moves_src, self.moves_dst, self.auto_src, self.auto_card, self.scratch,
             self.noise, node_limit, _CHUNK_WORK,
+            self.origin, self.origin_heights, self.where, self.cap, _CAPACITY_ZOBRIST, self.ckeys, self.ctable,
+            self.cmeta, self.capacity_limit(),
         )  # fmt: skip
 
     def winning_path(self) -> list[Move]:
@@ -273,6 +301,7 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
         result.states += int(run.meta[K.M_NODES])
         result.dead_ends += int(run.meta[K.M_DEAD])
         result.lone_prunes += int(run.meta[K.M_LONE])
+        result.capacity_dead_ends = int(run.cmeta[C.C_DEAD])  # counted across runs
         result.memory = max(result.memory, run.memory())
         final_states = budget.states is not None and result.states >= budget.states
         if status in (K.WON, K.LOST) or reason in ("time", "memory") or final_states:

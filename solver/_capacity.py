@@ -1,0 +1,368 @@
+"""The capacity relaxation: a dead-position test that counts hosts.
+
+The relaxation in :mod:`solver._kernels` (``relaxed_dead``) lets any number
+of cards sit on one host and never covers a host.  This one keeps both
+limits and forgets instead where the moved cards lie, so that its positions
+are few and shared by the many real positions that differ only by where
+moved cards were shuffled to.
+
+Abstract position
+    Compare each pile with the same pile at the root of the search (the
+    *origin*): its *prefix* is the longest run of bottom cards equal to the
+    origin's, its *prefix top* the highest of them.  Every other card in
+    the tableau is *free*.  The abstract position is the prefix lengths and
+    the foundations; the free cards follow from them (every card above a
+    foundation and outside the prefixes).
+Seats
+    A free card of rank r must lie on a card of rank r+1 that is free or a
+    prefix top, or alone in a pile with an empty prefix where the rules let a
+    space take rank r; each card or empty pile holds one card.  An abstract
+    position *fits* when the free cards can be placed so.
+    Every real position fits, placed as they lie: a card outside the prefix
+    has moved since the origin (had it not, nor had any card beneath it,
+    and it would be in the prefix), so it lies where its last move put it,
+    on a card of rank r+1 (which cannot have moved while covered, so is
+    free or the prefix top) or into an empty pile (whose bottom card then
+    is no origin card: an empty prefix).
+    Fitting is a matching problem that counting decides: the cards of rank
+    r compete only for the seats of rank r+1 and for the empty piles, and
+    any empty pile serves any card it may take.
+The abstract game
+    From a position that fits, to one that fits: a free card goes up, when
+    its foundation is one below it; a prefix top goes up, likewise; a
+    prefix top leaves (its pile's prefix shrinks by one, the card is free),
+    where the placement after it seats that card neither on the card it
+    left nor in the pile it emptied.  Won when every card is up.
+Claim: if a real position P can be won, so can its abstraction A(P).
+    Induction on the length of a winning line; the empty tableau is won in
+    both.  Let P -> P' be the first move of the line, so A(P') can be won.
+    A move of card c:
+    - up from a prefix or from the free cards: an abstract move up, to A(P').
+    - off a prefix top, onto a host or into an empty pile of another pile:
+      an abstract leave to A(P'); the real placement of P' seats c
+      elsewhere than where it came from.
+    - of a free card, to anywhere but its origin place: A(P') = A(P).
+    - of a free card c onto its origin place (the pile's prefix top, or
+      the bottom of its origin pile): A(P') is A(P) with c in the prefix.
+      Then A(P) can be won too: play A(P')'s winning line from A(P),
+      leaving out the leave of c (and playing c up as a free card, not as
+      a prefix top).  Each position met is the one of A(P')'s line with c
+      free and seated on the card beneath it in the origin (which,
+      covered by c there, is no prefix top and seats nothing else there; or
+      on the bottom of its pile, which holds nothing else there), so it fits,
+      and every other move is the same move: until c leaves, no move of
+      A(P')'s line touches c's pile beneath c.
+    So an abstract position that cannot be won means the real one is lost.
+Deciding the abstract game
+    Every abstract move shrinks a prefix or raises a foundation, so the
+    abstract game has no cycles: a depth-first search with a table of
+    decided positions (won or lost) decides it exactly, and its verdicts
+    hold for every search node whose abstraction meets them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._common import MAX_PILES, TABLE_MAX_LOAD, set_info, space_takes, table_find, table_info
+
+CAP_UNKNOWN, CAP_WON, CAP_LOST = 0, 1, 2  # a table entry's information; unknown: being decided, or given up on
+CAP_DEPTH = 2 * 52 + 2  # each abstract move puts a card up or shrinks a prefix
+# Slots of ``cmeta``: table entries, abstract positions searched, tests, tests that found the position dead,
+# and the abstract positions the tests may still search (the search adds one for each real position).
+C_COUNT, C_NODES, C_CALLS, C_DEAD, C_ALLOWANCE = range(5)
+CMETA_SIZE = 5
+
+# Regions of the int32 array ``cap``: the abstract position, its counts, the search's stack.
+_LEN = 0  # per pile: the prefix length
+_FOUND = _LEN + MAX_PILES  # per suit: the foundation
+_FREE = _FOUND + 4  # per rank: free cards
+_SEATS = _FREE + 16  # per rank: free cards and prefix tops (the seats for the rank below)
+_SPACES = _SEATS + 16  # piles with an empty prefix
+_MOVE = _SPACES + 1  # per depth: the move that led there
+_NEXT = _MOVE + CAP_DEPTH  # per depth: the next move to try
+CAP_SIZE = _NEXT + CAP_DEPTH
+
+
+def capacity_keys(seed: int = 20261201) -> np.ndarray:
+    """Zobrist keys: rows 0..MAX_PILES-1 a pile's prefix length, then a suit's foundation."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 2**64, size=(2, MAX_PILES + 4, 64), dtype=np.uint64, endpoint=False)
+
+
+def origin_places(origin: np.ndarray, origin_heights: np.ndarray) -> np.ndarray:
+    """``where[0, card]`` the card's origin pile (-1: up at the origin), ``where[1, card]`` its height there."""
+    where = np.full((2, 52), -1, dtype=np.int16)
+    for p in range(origin.shape[0]):
+        for i in range(origin_heights[p]):
+            where[0, origin[p, i]] = p
+            where[1, origin[p, i]] = i
+    return where
+
+
+@njit(cache=True, inline="always")
+def _rank(card):
+    return card // 4 + 1
+
+
+@njit(cache=True)
+def abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys):
+    """Write the abstraction of the real position into ``cap`` and its hash into ``ckeys``."""
+    cap[_FREE : _SPACES + 1] = 0
+    ckeys[0] = 0
+    ckeys[1] = 0
+    for p in range(board.shape[0]):
+        n = 0
+        while n < heights[p] and n < origin_heights[p] and board[p, n] == origin[p, n]:
+            n += 1
+        cap[_LEN + p] = n
+        ckeys[0] ^= cz[0, p, n]
+        ckeys[1] ^= cz[1, p, n]
+        if n == 0:
+            cap[_SPACES] += 1
+        else:
+            cap[_SEATS + _rank(origin[p, n - 1])] += 1
+        for i in range(n, heights[p]):
+            cap[_FREE + _rank(board[p, i])] += 1
+            cap[_SEATS + _rank(board[p, i])] += 1
+    for s in range(4):
+        cap[_FOUND + s] = found[s]
+        ckeys[0] ^= cz[0, MAX_PILES + s, found[s]]
+        ckeys[1] ^= cz[1, MAX_PILES + s, found[s]]
+
+
+@njit(cache=True)
+def fits(cap, nranks, empty_rule, left_rank, left_seat, left_space):
+    """Whether the free cards can be seated (module text).
+
+    ``left_rank`` > 0: a card of that rank has just left a prefix and may
+    not be seated where it came from -- ``left_seat``, the new prefix top
+    beneath it, is one of the seats of its rank; ``left_space``, it emptied
+    its pile's prefix."""
+    short_total = 0
+    for rank in range(1, nranks + 1):
+        free = cap[_FREE + rank]
+        if free == 0:
+            continue
+        seats = cap[_SEATS + rank + 1] if rank < nranks else 0
+        short = free - seats if free > seats else 0
+        # The card that left must go to a space when no seat but the one it came from is left for it.
+        forced = rank == left_rank and (seats == 0 or (seats == 1 and left_seat))
+        if forced and free == 1:
+            short = 1
+        if short > 0:
+            if not space_takes(rank, nranks, empty_rule):
+                return False
+            short_total += short
+            if forced and left_space and cap[_SPACES] < 2:  # ... a space other than the one it made
+                return False
+    return short_total <= cap[_SPACES]
+
+
+@njit(cache=True)
+def _free_card_up(cap, where, suit, nranks):
+    """The free card of ``suit`` that may go up, or -1."""
+    rank = cap[_FOUND + suit] + 1
+    if rank > nranks:
+        return -1
+    card = (rank - 1) * 4 + suit
+    p = where[0, card]
+    return card if p >= 0 and where[1, card] >= cap[_LEN + p] else -1
+
+
+@njit(cache=True)
+def _shrink(cap, origin, cz, ckeys, p, back):
+    """The prefix of pile p loses its top (``back``: gains it again); fixes spaces and seats of the new top."""
+    n = cap[_LEN + p]
+    new = n + 1 if back else n - 1
+    ckeys[0] ^= cz[0, p, n] ^ cz[0, p, new]
+    ckeys[1] ^= cz[1, p, n] ^ cz[1, p, new]
+    low = min(n, new)  # the prefix length without the card that moves
+    step = -1 if back else 1
+    if low == 0:
+        cap[_SPACES] += step
+    else:
+        cap[_SEATS + _rank(origin[p, low - 1])] += step
+    cap[_LEN + p] = new
+
+
+@njit(cache=True)
+def _raise(cap, cz, ckeys, suit, step):
+    f = cap[_FOUND + suit]
+    ckeys[0] ^= cz[0, MAX_PILES + suit, f] ^ cz[0, MAX_PILES + suit, f + step]
+    ckeys[1] ^= cz[1, MAX_PILES + suit, f] ^ cz[1, MAX_PILES + suit, f + step]
+    cap[_FOUND + suit] = f + step
+
+
+@njit(cache=True)
+def _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
+    """Play abstract move ``move`` if it is legal and leads to a position that fits; returns whether it did.
+
+    Moves: 0-3, suit s's free card up; 4 + p, pile p's prefix top up; 4 + piles + p, it leaves."""
+    piles = origin.shape[0]
+    if move < 4:
+        card = _free_card_up(cap, where, move, nranks)
+        if card < 0:
+            return False
+        cap[_FREE + _rank(card)] -= 1
+        cap[_SEATS + _rank(card)] -= 1
+        _raise(cap, cz, ckeys, move, 1)
+        if fits(cap, nranks, empty_rule, 0, False, False):
+            return True
+        _unplay(cap, origin, where, cz, ckeys, move)
+        return False
+    p = (move - 4) % piles
+    n = cap[_LEN + p]
+    if n == 0:
+        return False
+    card = origin[p, n - 1]
+    rank = _rank(card)
+    if move < 4 + piles:
+        if cap[_FOUND + card % 4] != rank - 1:
+            return False
+        cap[_SEATS + rank] -= 1
+        _raise(cap, cz, ckeys, card % 4, 1)
+        _shrink(cap, origin, cz, ckeys, p, False)
+        if fits(cap, nranks, empty_rule, 0, False, False):
+            return True
+    else:
+        cap[_FREE + rank] += 1
+        _shrink(cap, origin, cz, ckeys, p, False)
+        left_seat = n >= 2 and _rank(origin[p, n - 2]) == rank + 1
+        if fits(cap, nranks, empty_rule, rank, left_seat, n == 1):
+            return True
+    _unplay(cap, origin, where, cz, ckeys, move)
+    return False
+
+
+@njit(cache=True)
+def _unplay(cap, origin, where, cz, ckeys, move):
+    piles = origin.shape[0]
+    if move < 4:
+        _raise(cap, cz, ckeys, move, -1)
+        card = (cap[_FOUND + move]) * 4 + move
+        cap[_FREE + _rank(card)] += 1
+        cap[_SEATS + _rank(card)] += 1
+        return
+    p = (move - 4) % piles
+    _shrink(cap, origin, cz, ckeys, p, True)
+    card = origin[p, cap[_LEN + p] - 1]
+    if move < 4 + piles:
+        _raise(cap, cz, ckeys, card % 4, -1)
+        cap[_SEATS + _rank(card)] += 1
+    else:
+        cap[_FREE + _rank(card)] -= 1
+
+
+@njit(cache=True)
+def _all_up(cap, nranks):
+    return min(cap[_FOUND], cap[_FOUND + 1], cap[_FOUND + 2], cap[_FOUND + 3]) >= nranks
+
+
+@njit(cache=True)
+def _mark_path(cap, origin, where, cz, ckeys, ctable, depth, info):
+    """Mark the positions on the stack with ``info``, unplaying the moves down to the root."""
+    while True:
+        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), info)
+        if depth == 0:
+            return
+        _unplay(cap, origin, where, cz, ckeys, cap[_MOVE + depth])
+        depth -= 1
+
+
+@njit(cache=True)
+def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit):
+    """Decide the abstract position in ``cap``: CAP_WON, CAP_LOST, or CAP_UNKNOWN after ``node_limit`` positions.
+
+    Every position decided goes into ``ctable``; ``cap`` is left in an unspecified state."""
+    slot = table_find(ctable, ckeys[0], ckeys[1], CAP_UNKNOWN)
+    if slot >= 0 and table_info(ctable, slot) != CAP_UNKNOWN:
+        return table_info(ctable, slot)
+    if slot < 0:
+        cmeta[C_COUNT] += 1
+    if _all_up(cap, nranks):
+        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), CAP_WON)
+        return CAP_WON
+    moves = 4 + 2 * origin.shape[0]
+    depth = 0
+    cap[_NEXT] = 0
+    nodes = 0
+    while True:
+        move = cap[_NEXT + depth]
+        if move < moves:
+            cap[_NEXT + depth] = move + 1
+            if not _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
+                continue
+            slot = table_find(ctable, ckeys[0], ckeys[1], CAP_UNKNOWN)
+            if slot < 0:
+                cmeta[C_COUNT] += 1
+            info = CAP_UNKNOWN if slot < 0 else table_info(ctable, slot)
+            if info == CAP_WON or _all_up(cap, nranks):
+                cap[_MOVE + depth + 1] = move
+                _mark_path(cap, origin, where, cz, ckeys, ctable, depth + 1, CAP_WON)
+                return CAP_WON
+            if info == CAP_LOST:
+                _unplay(cap, origin, where, cz, ckeys, move)
+                continue
+            nodes += 1
+            cmeta[C_NODES] += 1
+            if nodes > node_limit:
+                return CAP_UNKNOWN
+            depth += 1
+            cap[_MOVE + depth] = move
+            cap[_NEXT + depth] = 0
+        else:
+            set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), CAP_LOST)
+            if depth == 0:
+                return CAP_LOST
+            _unplay(cap, origin, where, cz, ckeys, cap[_MOVE + depth])
+            depth -= 1
+
+
+@njit(cache=True)
+def _is_prefix(board, origin, p, n):
+    """Whether the bottom n cards of pile p are the origin's."""
+    i = 0
+    while i < n and board[p, i] == origin[p, i]:
+        i += 1
+    return i == n
+
+
+@njit(cache=True)
+def abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
+    """Whether the move just played of ``card`` from pile ``src`` to pile ``dst`` changed the abstract
+    position: whether the card left its origin place or came back to it.  Most moves do neither
+    (a free card moves between hosts), and then the parent's verdict stands."""
+    h = heights[src]
+    if h < origin_heights[src] and origin[src, h] == card and _is_prefix(board, origin, src, h):
+        return True
+    h = heights[dst]
+    return h <= origin_heights[dst] and origin[dst, h - 1] == card and _is_prefix(board, origin, dst, h - 1)
+
+
+@njit(cache=True)
+def capacity_dead(
+    board, heights, found, nranks, empty_rule, origin, origin_heights, where, cap, cz, ckeys, ctable, cmeta, node_limit
+):
+    """True when the abstraction of the position cannot be won, so neither can the position (module text).
+
+    Gives up (False) after ``node_limit`` abstract positions, or when the allowance ``cmeta[C_ALLOWANCE]``
+    runs out, so that the tests never cost much more than the search they serve.  The table is a cache of
+    exact verdicts: when it would overfill it is emptied, which costs time, never a verdict."""
+    room = np.int64(TABLE_MAX_LOAD * (ctable.shape[0] // 2))
+    node_limit = min(node_limit, room // 2, cmeta[C_ALLOWANCE])  # a search adds at most node_limit + 2 entries
+    if node_limit <= 0:
+        return False
+    if cmeta[C_COUNT] + node_limit + 2 > room:
+        ctable[:] = 0
+        cmeta[C_COUNT] = 0
+    abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys)
+    cmeta[C_CALLS] += 1
+    before = cmeta[C_NODES]
+    verdict = capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit)
+    cmeta[C_ALLOWANCE] -= cmeta[C_NODES] - before
+    if verdict == CAP_LOST:
+        cmeta[C_DEAD] += 1
+        return True
+    return False

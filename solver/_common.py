@@ -1,0 +1,58 @@
+"""What the kernel modules share: the rule codes and the hash table.
+
+The table is where the kernels keep what they know of positions: a flat
+``uint64`` array of two-word entries, the first hash with its low bit set
+(0 marks an empty slot), then the second hash's high 32 bits over 32 bits of
+information about the position.  The slot count is a power of two;
+the caller keeps the load below ``TABLE_MAX_LOAD`` so probing ends quickly.
+The key is 95 bits: two different positions share it with chance about
+n^2 / 2^96 among n stored ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2  # what an empty pile takes: nothing, any card, a King
+MAX_PILES = 32  # the kernels' scratch layouts have room for this many piles
+TABLE_MAX_LOAD = 0.7
+KEY_HIGH = np.uint64(0xFFFFFFFF00000000)
+INFO_BITS = np.uint64(0xFFFFFFFF)
+# Values of the information word that the search gives a meaning of their own.
+LOST_MARK = 0xFFFFFFFF  # proven lost
+STALE_MARK = 0xFFFFFFFE  # open in a run that was cut short: known nothing of
+
+
+@njit(cache=True)
+def table_find(table, h0, h1, info):
+    """The slot of the position; a new position is stored with ``info`` and its slot returned as -1 - slot."""
+    key0 = h0 | np.uint64(1)
+    key1 = h1 & KEY_HIGH
+    mask = np.uint64(table.shape[0] // 2 - 1)
+    slot = (key0 >> np.uint64(1)) & mask
+    while True:
+        i = 2 * np.int64(slot)
+        if table[i] == 0:
+            table[i] = key0
+            table[i + 1] = key1 | np.uint64(info)
+            return -1 - np.int64(slot)
+        if table[i] == key0 and (table[i + 1] & KEY_HIGH) == key1:
+            return np.int64(slot)
+        slot = (slot + np.uint64(1)) & mask
+
+
+@njit(cache=True, inline="always")
+def table_info(table, slot):
+    return np.int64(table[2 * slot + 1] & INFO_BITS)
+
+
+@njit(cache=True, inline="always")
+def set_info(table, slot, info):
+    table[2 * slot + 1] = (table[2 * slot + 1] & KEY_HIGH) | np.uint64(info)
+
+
+@njit(cache=True, inline="always")
+def space_takes(rank, nranks, empty_rule):
+    """Whether an empty pile may take a card of this rank."""
+    return empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)

@@ -1,0 +1,179 @@
+"""The capacity relaxation (solver/_capacity.py) against a plain model of it and against the reference search.
+
+The plain model seats the free cards by an explicit bipartite matching
+(where the kernel counts) and decides the abstract game by plain recursion;
+the reference search decides the real game.  Positions are met on random
+walks from random reduced deals, abstracted against the deal.
+"""
+
+import random
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from solver import _capacity as C
+from solver import _kernels as K
+from solver.board import Board
+from solver.deals import random_deal
+from solver.engine import apply_move, legal_moves, reference_search
+from solver.rules import EMPTY_ANY, EMPTY_KING, GAMES
+from solver.search import _EMPTY_CODES, state_arrays
+
+CZ = C.capacity_keys()
+SIZES = [(4, 3), (4, 4), (5, 3), (5, 4), (6, 4), (5, 5)]
+
+
+def rank(card: int) -> int:
+    return card // 4 + 1
+
+
+class PlainModel:
+    """The abstract game of the module text, for one origin, written for clarity."""
+
+    def __init__(self, origin: Board, rules):
+        self.origin, self.rules = origin.piles, rules
+        self.place = {card: (p, i) for p, pile in enumerate(self.origin) for i, card in enumerate(pile)}
+        self.winnable = lru_cache(maxsize=None)(self._winnable)
+
+    def abstract(self, board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        prefix = []
+        for pile, origin in zip(board.piles, self.origin, strict=True):
+            n = 0
+            while n < min(len(pile), len(origin)) and pile[n] == origin[n]:
+                n += 1
+            prefix.append(n)
+        return tuple(prefix), tuple(board.foundations)
+
+    def space_takes(self, r: int) -> bool:
+        rule = self.rules.empty_pile
+        return rule == EMPTY_ANY or (rule == EMPTY_KING and r == self.rules.ranks)
+
+    def fits(self, prefix, found, left=None) -> bool:
+        """Seat every free card by augmenting paths; ``left`` = (card, pile) that just left that pile's prefix."""
+        in_prefix = {card for p, n in enumerate(prefix) for card in self.origin[p][:n]}
+        free = [c for c in self.place if rank(c) > found[c % 4] and c not in in_prefix]
+        tops = {self.origin[p][n - 1]: p for p, n in enumerate(prefix) if n > 0}
+        seats = [("card", c) for c in free + list(tops)] + [("space", p) for p, n in enumerate(prefix) if n == 0]
+
+        def allowed(card, seat):
+            kind, what = seat
+            if left is not None and card == left[0]:
+                pile = left[1]
+                if kind == "space" and what == pile:
+                    return False
+                if kind == "card" and tops.get(what) == pile:
+                    return False
+            if kind == "space":
+                return self.space_takes(rank(card))
+            return rank(what) == rank(card) + 1
+
+        owner: dict = {}
+
+        def seat_card(card, seen) -> bool:
+            for seat in seats:
+                if seat not in seen and allowed(card, seat):
+                    seen.add(seat)
+                    if seat not in owner or seat_card(owner[seat], seen):
+                        owner[seat] = card
+                        return True
+            return False
+
+        return all(seat_card(card, set()) for card in free)
+
+    def _winnable(self, prefix, found) -> bool:
+        if min(found) == self.rules.ranks:
+            return True
+        for s in range(4):  # a free card up
+            card = found[s] * 4 + s
+            if found[s] < self.rules.ranks and card in self.place:
+                p, i = self.place[card]
+                raised = found[:s] + (found[s] + 1,) + found[s + 1 :]
+                if i >= prefix[p] and self.fits(prefix, raised) and self.winnable(prefix, raised):
+                    return True
+        for p, n in enumerate(prefix):
+            if n == 0:
+                continue
+            card = self.origin[p][n - 1]
+            shrunk = prefix[:p] + (n - 1,) + prefix[p + 1 :]
+            s = card % 4
+            if found[s] == rank(card) - 1:  # the prefix top up
+                raised = found[:s] + (found[s] + 1,) + found[s + 1 :]
+                if self.fits(shrunk, raised) and self.winnable(shrunk, raised):
+                    return True
+            if self.fits(shrunk, found, (card, p)) and self.winnable(shrunk, found):  # it leaves
+                return True
+        return False
+
+
+def kernel_verdict(board: Board, origin: Board, rules, node_limit: int = 1 << 20) -> int:
+    """The kernel's verdict on the abstraction of ``board`` against ``origin``, with a fresh table."""
+    b, h, f = state_arrays(board, rules)
+    ob, oh, _ = state_arrays(origin, rules)
+    cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
+    ckeys = np.zeros(2, dtype=np.uint64)
+    C.abstract(b, h, f, ob, oh, cap, CZ, ckeys)
+    table = np.zeros(1 << 22, dtype=np.uint64)
+    cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
+    where = C.origin_places(ob, oh)
+    empty = _EMPTY_CODES[rules.empty_pile]
+    return C.capacity_search(ob, where, rules.ranks, empty, cap, CZ, ckeys, table, cmeta, node_limit)
+
+
+def walk_positions(rules, rng: random.Random, deals: int, steps: int = 25):
+    """(origin, position) pairs: each random deal, and positions a random walk from it meets."""
+    for _ in range(deals):
+        origin = random_deal(rules, rng)
+        board = origin
+        yield origin, board
+        for _ in range(rng.randint(1, steps)):
+            moves = legal_moves(board, rules)
+            if not moves:
+                break
+            board = apply_move(board, rng.choice(moves), rules)
+            yield origin, board
+
+
+def kernel_dead(board: Board, origin: Board, rules) -> bool:
+    return kernel_verdict(board, origin, rules) == C.CAP_LOST
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_kernel_decides_the_abstract_game_as_the_plain_model(game):
+    """Same verdict on every abstract position met, lost ones included; every real position fits."""
+    rng = random.Random(f"capacity-model-{game}")
+    verdicts = {C.CAP_WON: 0, C.CAP_LOST: 0}
+    for i in range(60):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        model = None
+        for origin, board in walk_positions(rules, rng, 1):
+            model = model if model is not None and model.origin == origin.piles else PlainModel(origin, rules)
+            prefix, found = model.abstract(board)
+            assert model.fits(prefix, found), board.to_text()
+            expected = C.CAP_WON if model.winnable(prefix, found) else C.CAP_LOST
+            assert kernel_verdict(board, origin, rules) == expected, (game, board.to_text(), origin.to_text())
+            verdicts[expected] += 1
+    print(game, verdicts)
+    assert verdicts[C.CAP_WON] >= 100 and verdicts[C.CAP_LOST] >= 30, verdicts
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_dead_positions_are_lost(game):
+    """Wherever the capacity test says dead, the reference search finds no win; it fires, also where
+    the relaxation of solver/_kernels.py does not."""
+    rng = random.Random(f"capacity-sound-{game}")
+    scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
+    dead = beyond_relaxation = 0
+    for i in range(150):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        for origin, board in walk_positions(rules, rng, 1):
+            if not kernel_dead(board, origin, rules):
+                continue
+            assert reference_search(board, rules) is None, (game, board.to_text(), origin.to_text())
+            dead += 1
+            b, h, f = state_arrays(board, rules)
+            beyond_relaxation += not K.relaxed_dead(
+                b, h, f, rules.ranks, _EMPTY_CODES[rules.empty_pile], False, scratch
+            )
+    print(game, dead, beyond_relaxation)
+    assert dead >= 50 and beyond_relaxation >= 10, (dead, beyond_relaxation)
