@@ -52,6 +52,14 @@ def set_info(table, slot, info):
     table[2 * slot + 1] = (table[2 * slot + 1] & KEY_HIGH) | np.uint64(info)
 
 
+@njit(cache=True)
+def table_copy(old, new):
+    """Store every entry of ``old`` in the (larger) table ``new``."""
+    for i in range(0, old.shape[0], 2):
+        if old[i] != 0:
+            table_find(new, old[i], old[i + 1], np.int64(old[i + 1] & INFO_BITS))
+
+
 @njit(cache=True, inline="always")
 def space_takes(rank, nranks, empty_rule):
     """Whether an empty pile may take a card of this rank."""

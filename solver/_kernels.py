@@ -112,13 +112,13 @@ from ._capacity import C_ALLOWANCE, abstraction_moved, capacity_dead
 from ._common import (
     EMPTY_ANY,
     EMPTY_NONE,
-    INFO_BITS,
     LOST_MARK,
     MAX_PILES,
     STALE_MARK,
     TABLE_MAX_LOAD,
     set_info,
     space_takes,
+    table_copy,
     table_find,
     table_info,
 )
@@ -256,9 +256,7 @@ def seed_random(seed):
 @njit(cache=True)
 def table_rehash(old, new, scc, scc_top):
     """Copy ``old`` into ``new``; re-point the ``scc[:scc_top]`` slots at the copies."""
-    for i in range(0, old.shape[0], 2):
-        if old[i] != 0:
-            table_find(new, old[i], old[i + 1], np.int64(old[i + 1] & INFO_BITS))
+    table_copy(old, new)
     for k in range(scc_top):
         j = 2 * scc[k]
         scc[k] = table_find(new, old[j], old[j + 1], 0)  # there already

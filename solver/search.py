@@ -24,7 +24,7 @@ WON, LOST, UNKNOWN = "won", "lost", "unknown"
 _EMPTY_CODES = {EMPTY_NONE: _common.EMPTY_NONE, EMPTY_ANY: _common.EMPTY_ANY, EMPTY_KING: _common.EMPTY_KING}
 _ZOBRIST = K.zobrist_keys()
 _CAPACITY_ZOBRIST = C.capacity_keys()
-_CAPACITY_SLOTS = 1 << 22  # the capacity relaxation's cache of verdicts (at most 1/32 of the memory; emptied when full)
+_CAPACITY_FIRST_SLOTS = 1 << 17  # the capacity relaxation's cache of verdicts; grows to 1/32 of the memory
 _CAPACITY_NODES = 1 << 18  # abstract positions one capacity test may search before it gives up
 _CHUNK_NODES = 1 << 16  # at most this many new positions between two looks at the clock
 _CHUNK_WORK = 1 << 17  # ... and at most this many moves tried
@@ -100,10 +100,7 @@ class _Search:
         self.cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
         self.ckeys = np.zeros(2, dtype=np.uint64)
         if before is None:
-            slots = _CAPACITY_SLOTS
-            while slots > 1024 and 16 * slots > budget.memory // 32:
-                slots //= 2
-            self.ctable = np.zeros(2 * slots, dtype=np.uint64)
+            self.ctable = np.zeros(2 * _CAPACITY_FIRST_SLOTS, dtype=np.uint64)
             self.cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
             self.cmeta[C.C_ALLOWANCE] = _CAPACITY_NODES  # then one abstract position per real one
             slots = _FIRST_TABLE_SLOTS
@@ -156,6 +153,16 @@ class _Search:
             return False
         self._alloc_stack(depth, moves)
         return True
+
+    def grow_capacity_table(self) -> None:
+        """Double the capacity test's cache when it is a third full, within 1/32 of the memory budget.
+        (Short of that the kernel empties it when full, which costs time, never a verdict.)"""
+        slots = self.ctable.size // 2
+        bigger = 32 * slots <= self.budget.memory // 32 and self.memory() + 32 * slots <= self.budget.memory
+        if self.cmeta[C.C_COUNT] > slots // 3 and bigger:
+            new = np.zeros(4 * slots, dtype=np.uint64)
+            _common.table_copy(self.ctable, new)
+            self.ctable = new
 
     def grow_scc(self) -> bool:
         if self.memory() + 8 * self.scc.size > self.budget.memory:
@@ -246,6 +253,7 @@ class _Search:
                 return status, "states"
             if not self.make_room(status):
                 return status, "memory"
+            self.grow_capacity_table()
             chunk = _CHUNK_NODES if node_cap is None else min(_CHUNK_NODES, node_cap - int(self.meta[K.M_NODES]))
             status = self.step(chunk)
             if status in (K.WON, K.LOST):
@@ -329,3 +337,4 @@ def warm_up() -> None:
     rules = GAMES["bakers-dozen"].reduced(ranks=2, piles=2)
     solve(Board(((0, 1, 2, 3), (4, 5, 6, 7)), (0, 0, 0, 0)), rules)
     K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0)
+    _common.table_copy(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
