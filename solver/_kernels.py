@@ -80,12 +80,13 @@ Dead positions (``relaxed_dead``)
 Lost positions (``search``)
     Call the graph the search walks the pruned graph: its edges are the
     moves ``_generate`` makes, each followed by the safe moves, and it has
-    no edges out of dead positions (found dead by either test, so lost).  From a position with a win, the pruned
-    graph reaches a win: take a shortest winning line W; its first move is
-    no lone-card move (proof above), so it is generated; after it and the
-    safe moves, which never lengthen a winning line (the W' above is no
-    longer than W), a winning line shorter than W is left, so the child is
-    not dead; induct on the length.  Hence a position from which the
+    no edges out of dead positions (found dead by either test, so lost).
+    From a position with a win, the pruned graph reaches a win: take a
+    shortest winning line W; its first move is no lone-card move (proof
+    above), so it is generated; after it and the safe moves, which never
+    lengthen a winning line (the W' above is no longer than W), a winning
+    line shorter than W is left, so the child is not dead; induct on the
+    length.  Hence a position from which the
     pruned graph reaches no win is lost.
     The search numbers each new position and keeps Tarjan's bookkeeping of
     strongly connected components: the table holds each open position's
@@ -122,6 +123,10 @@ from ._common import (
     table_find,
     table_info,
 )
+
+# The information word of a table entry (solver/_common.py): LOST_MARK; STALE_MARK, open in a
+# run that was cut short; or the Tarjan number of a position of this run whose strongly
+# connected component is still open (module text, "Lost positions").
 
 BOTTOM = 52  # the "card beneath" a pile's bottom card, for the hash
 FOUNDATION = -1  # the target of a move to the foundations

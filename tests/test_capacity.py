@@ -153,7 +153,6 @@ def test_kernel_decides_the_abstract_game_as_the_plain_model(game):
             expected = C.CAP_WON if model.winnable(prefix, found) else C.CAP_LOST
             assert kernel_verdict(board, origin, rules) == expected, (game, board.to_text(), origin.to_text())
             verdicts[expected] += 1
-    print(game, verdicts)
     assert verdicts[C.CAP_WON] >= 100 and verdicts[C.CAP_LOST] >= 30, verdicts
 
 
@@ -175,5 +174,4 @@ def test_dead_positions_are_lost(game):
             beyond_relaxation += not K.relaxed_dead(
                 b, h, f, rules.ranks, _EMPTY_CODES[rules.empty_pile], False, scratch
             )
-    print(game, dead, beyond_relaxation)
     assert dead >= 50 and beyond_relaxation >= 10, (dead, beyond_relaxation)
