@@ -18,7 +18,8 @@ Seats
     prefix top, or alone in a pile with an empty prefix where the rules let a
     space take rank r; each card or empty pile holds one card.  An abstract
     position *fits* when the free cards can be placed so.
-    Every real position fits, placed as they lie: a card outside the prefix
+    Every real position fits, placed as they lie (the search only meets
+    positions reachable from the origin): a card outside the prefix
     has moved since the origin (had it not, nor had any card beneath it,
     and it would be in the prefix), so it lies where its last move put it,
     on a card of rank r+1 (which cannot have moved while covered, so is
@@ -47,9 +48,10 @@ Claim: if a real position P can be won, so can its abstraction A(P).
       Then A(P) can be won too: play A(P')'s winning line from A(P),
       leaving out the leave of c (and playing c up as a free card, not as
       a prefix top).  Each position met is the one of A(P')'s line with c
-      free and seated on the card beneath it in the origin (which,
-      covered by c there, is no prefix top and seats nothing else there; or
-      on the bottom of its pile, which holds nothing else there), so it fits,
+      free and seated on the card beneath it in the origin (one rank above
+      c, since a real move put c there, and which, covered by c in the
+      line, is no prefix top and seats nothing else there; or on the bottom
+      of its pile, which holds nothing else there), so it fits,
       and every other move is the same move: until c leaves, no move of
       A(P')'s line touches c's pile beneath c.
     So an abstract position that cannot be won means the real one is lost.
