@@ -109,15 +109,22 @@ def _rank(card):
 
 
 @njit(cache=True)
+def _prefix_length(board, heights, origin, origin_heights, p):
+    """How many bottom cards of pile p are the origin's."""
+    n = 0
+    while n < heights[p] and n < origin_heights[p] and board[p, n] == origin[p, n]:
+        n += 1
+    return n
+
+
+@njit(cache=True)
 def abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys):
     """Write the abstraction of the real position into ``cap`` and its hash into ``ckeys``."""
     cap[_FREE : _SPACES + 1] = 0
     ckeys[0] = 0
     ckeys[1] = 0
     for p in range(board.shape[0]):
-        n = 0
-        while n < heights[p] and n < origin_heights[p] and board[p, n] == origin[p, n]:
-            n += 1
+        n = _prefix_length(board, heights, origin, origin_heights, p)
         cap[_LEN + p] = n
         ckeys[0] ^= cz[0, p, n]
         ckeys[1] ^= cz[1, p, n]
@@ -323,24 +330,15 @@ def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, c
 
 
 @njit(cache=True)
-def _is_prefix(board, origin, p, n):
-    """Whether the bottom n cards of pile p are the origin's."""
-    i = 0
-    while i < n and board[p, i] == origin[p, i]:
-        i += 1
-    return i == n
-
-
-@njit(cache=True)
 def abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
     """Whether the move just played of ``card`` from pile ``src`` to pile ``dst`` changed the abstract
     position: whether the card left its origin place or came back to it.  Most moves do neither
     (a free card moves between hosts), and then the parent's verdict stands."""
-    h = heights[src]
-    if h < origin_heights[src] and origin[src, h] == card and _is_prefix(board, origin, src, h):
+    h = heights[src]  # the card's height before the move
+    left = h < origin_heights[src] and origin[src, h] == card
+    if left and _prefix_length(board, heights, origin, origin_heights, src) == h:
         return True
-    h = heights[dst]
-    return h <= origin_heights[dst] and origin[dst, h - 1] == card and _is_prefix(board, origin, dst, h - 1)
+    return _prefix_length(board, heights, origin, origin_heights, dst) == heights[dst]  # the card, on top, is in it
 
 
 @njit(cache=True)

@@ -16,20 +16,19 @@ import pytest
 
 from solver import _kernels as K
 from solver import search
+from solver._common import INFO_BITS, KEY_HIGH, LOST_MARK
 from solver.board import Board
 from solver.deals import random_deal
 from solver.engine import apply_move, legal_moves
 from solver.rules import GAMES, Rules
 from solver.search import LOST, Budget, _Search, solve, state_arrays
 
-_KEY_HIGH = np.uint64(0xFFFFFFFF00000000)
-
 
 def table_key(board: Board, rules: Rules) -> tuple[int, int]:
     """The key the search's table stores for this position."""
     piles, heights, _ = state_arrays(board, rules)
     h = K.position_hash(piles, heights, search._ZOBRIST)
-    return int(h[0] | np.uint64(1)), int(h[1] & _KEY_HIGH)
+    return int(h[0] | np.uint64(1)), int(h[1] & KEY_HIGH)
 
 
 def winnable_by_key(board: Board, rules: Rules, limit: int = 30_000) -> dict | None:
@@ -70,9 +69,9 @@ def winnable_by_key(board: Board, rules: Rules, limit: int = 30_000) -> dict | N
 
 def marked_lost(table: np.ndarray) -> list[tuple[int, int]]:
     occupied = table[0::2] != 0
-    lost = (table[1::2] & np.uint64(0xFFFFFFFF)) == K.LOST_MARK
+    lost = (table[1::2] & INFO_BITS) == LOST_MARK
     rows = np.nonzero(occupied & lost)[0]
-    return [(int(table[2 * r]), int(table[2 * r + 1] & _KEY_HIGH)) for r in rows]
+    return [(int(table[2 * r]), int(table[2 * r + 1] & KEY_HIGH)) for r in rows]
 
 
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "portuguese-solitaire", "spanish-patience"])
