@@ -42,6 +42,22 @@ def table_find(table, h0, h1, info):
         slot = (slot + np.uint64(1)) & mask
 
 
+@njit(cache=True)
+def table_lookup(table, h0, h1):
+    """The slot of the position, or -1 if the table does not hold it (nothing is stored)."""
+    key0 = h0 | np.uint64(1)
+    key1 = h1 & KEY_HIGH
+    mask = np.uint64(table.shape[0] // 2 - 1)
+    slot = (key0 >> np.uint64(1)) & mask
+    while True:
+        i = 2 * np.int64(slot)
+        if table[i] == 0:
+            return np.int64(-1)
+        if table[i] == key0 and (table[i + 1] & KEY_HIGH) == key1:
+            return np.int64(slot)
+        slot = (slot + np.uint64(1)) & mask
+
+
 @njit(cache=True, inline="always")
 def table_info(table, slot):
     return np.int64(table[2 * slot + 1] & INFO_BITS)

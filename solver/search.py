@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import _beam as B
 from . import _capacity as C
 from . import _common
 from . import _kernels as K
@@ -31,6 +32,10 @@ _CHUNK_WORK = 1 << 17  # ... and at most this many moves tried
 _FIRST_TABLE_SLOTS = 1 << 18
 _FIRST_RUN_NODES = 1 << 12  # the unit of the restart schedule; see _run_nodes()
 _MAX_NOISE = 3
+_BEAM_FIRST_AFTER = 1 << 16  # depth-first positions before the first beam; see _beam_due()
+_BEAM_FIRST_WIDTH = 1000  # ... whose width then doubles from beam to beam
+_BEAM_BRANCHING = 64  # room for this many candidates per kept position
+_BEAM_LEVELS_PER_CARD = 2  # a beam gives up after this many levels per card in play (wins need ~1.5)
 
 
 class UnsupportedRulesError(ValueError):
@@ -69,6 +74,8 @@ class SolveResult:
     capacity_dead_ends: int = 0  # ... of them, by the capacity relaxation (solver/_capacity.py)
     lone_prunes: int = 0  # lone cards the lone-card rule kept from a host (summed over positions)
     restarts: int = 0  # runs cut short for another in a new move order (lost marks kept)
+    beams: int = 0  # beam searches run between depth-first runs
+    won_by_beam: bool = False  # the winning line came from a beam search
 
 
 def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -232,9 +239,7 @@ class _Search:
         autos = iter(int(p) for p in self.auto_src[: self.meta[K.M_AUTO_TOP]])
         moves += [Move(next(autos)) for _ in range(self.meta[K.M_ROOT_AUTOS])]
         for d in range(self.meta[K.M_DEPTH]):
-            src, dst = int(self.path_src[d]), int(self.path_dst[d])
-            src = -1 - (src - K.WORRY) if src >= K.WORRY else src  # Move's spelling of a foundation
-            moves.append(Move(src, None if dst == K.FOUNDATION else dst))
+            moves.append(_move(self.path_src[d], self.path_dst[d]))
             moves += [Move(next(autos)) for _ in range(self.path_autos[d])]
         return moves
 
@@ -260,6 +265,109 @@ class _Search:
                 return status, ""
 
 
+def _move(src: int, dst: int) -> Move:
+    """A kernel move in the engine's spelling."""
+    src, dst = int(src), int(dst)
+    src = -1 - (src - K.WORRY) if src >= K.WORRY else src
+    return Move(src, None if dst == K.FOUNDATION else dst)
+
+
+class _Beam:
+    """The arrays of one beam search (:mod:`solver._beam`): two levels, the candidates, the lossy set."""
+
+    def __init__(self, root: tuple[np.ndarray, np.ndarray, np.ndarray], in_play: int, rules: Rules, width: int):
+        board, heights, found = root
+        self.rules, self.width = rules, width
+        self.boards = np.zeros((2, width, *board.shape), dtype=board.dtype)
+        self.heights = np.zeros((2, width, heights.size), dtype=heights.dtype)
+        self.founds = np.zeros((2, width, 4), dtype=found.dtype)
+        self.in_play = np.zeros((2, width), dtype=np.int64)
+        self.keys = np.zeros((2, width, 2), dtype=np.uint64)
+        self.boards[0, 0], self.heights[0, 0], self.founds[0, 0] = root
+        self.in_play[0, 0] = in_play
+        self.keys[0, 0] = K.position_hash(board, heights, _ZOBRIST)
+        room = width * _BEAM_BRANCHING
+        self.cand_parent, self.cand_key = np.zeros(room, dtype=np.int32), np.zeros(room, dtype=np.int64)
+        self.cand_src, self.cand_dst = np.zeros(room, dtype=np.int16), np.zeros(room, dtype=np.int16)
+        self.seen = np.zeros(_Beam.seen_slots(width), dtype=np.uint64)
+        self.moves = (np.zeros(K.MAX_MOVES_PER_NODE, dtype=np.int16), np.zeros(K.MAX_MOVES_PER_NODE, dtype=np.int16))
+        self.scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
+        self.meta = np.zeros(K.META_SIZE, dtype=np.int64)
+        self.autos = (np.zeros(64, dtype=np.int16), np.zeros(64, dtype=np.int16))
+        self.stats = np.zeros(B.STATS_SIZE, dtype=np.int64)
+        self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # how each level's positions were reached
+
+    @staticmethod
+    def seen_slots(width: int) -> int:
+        """Room in the lossy set of positions met for about four levels' candidates."""
+        return 1 << (4 * width * _BEAM_BRANCHING - 1).bit_length()
+
+    @staticmethod
+    def bytes_needed(board: np.ndarray, width: int) -> int:
+        """Memory of a beam of this width, the record of the levels searched included."""
+        per_position = 2 * (2 * board.size + 4 * board.shape[0] + 16 + 8 + 16)
+        levels = _BEAM_LEVELS_PER_CARD * 104
+        return width * (per_position + 20 * _BEAM_BRANCHING + 8 * levels) + 8 * _Beam.seen_slots(width)
+
+    def expand(self, n: int, dfs_table: np.ndarray) -> int:
+        """Expand level ``len(levels)`` (``n`` positions) into the next; its size, or -1 on a win."""
+        cur = len(self.levels) % 2
+        nxt = 1 - cur
+        record = (np.zeros(self.width, dtype=np.int32), *(np.zeros(self.width, dtype=np.int16) for _ in "sd"))
+        n = B.beam_level(
+            self.boards[cur], self.heights[cur], self.founds[cur], self.in_play[cur], self.keys[cur], n,
+            self.boards[nxt], self.heights[nxt], self.founds[nxt], self.in_play[nxt], self.keys[nxt], *record,
+            self.rules.ranks, _EMPTY_CODES[self.rules.empty_pile], self.rules.worrying_back, _ZOBRIST,
+            self.seen, dfs_table, self.cand_parent, self.cand_src, self.cand_dst, self.cand_key, *self.moves,
+            self.scratch, self.meta, *self.autos, self.stats,
+        )  # fmt: skip
+        if n >= 0:
+            self.levels.append(record)
+        return n
+
+    def winning_line(self) -> tuple[np.ndarray, np.ndarray]:
+        """After a win: the moves from the root to it, found by walking the parents back up."""
+        line = [(self.stats[B.B_WON_SRC], self.stats[B.B_WON_DST])]
+        e = self.stats[B.B_WON_PARENT]
+        for parent, src, dst in reversed(self.levels):
+            line.append((src[e], dst[e]))
+            e = parent[e]
+        line.reverse()
+        return np.array([m[0] for m in line], dtype=np.int16), np.array([m[1] for m in line], dtype=np.int16)
+
+
+def _beam_search(
+    board: Board, rules: Rules, width: int, deadline: float | None, dfs_table: np.ndarray
+) -> tuple[list[Move] | None, int]:
+    """Look for a win with a beam of ``width`` positions a level; returns the winning line (or None)
+    and the positions generated.  It never proves a loss (see :mod:`solver._beam`)."""
+    piles, heights, found = state_arrays(board, rules)
+    meta = np.zeros(K.META_SIZE, dtype=np.int64)
+    meta[K.M_IN_PLAY] = board.cards_in_play()
+    keys = K.position_hash(piles, heights, _ZOBRIST)
+    auto_src, auto_card = np.zeros(64, dtype=np.int16), np.zeros(64, dtype=np.int16)
+    worry = rules.worrying_back
+    autos = 0 if worry else K.play_safe_moves(piles, heights, found, _ZOBRIST, keys, meta, auto_src, auto_card)
+    root_moves = [Move(int(p)) for p in auto_src[:autos]]
+    in_play = int(meta[K.M_IN_PLAY])
+    if in_play == 0:
+        return root_moves, 0
+    beam = _Beam((piles, heights, found), in_play, rules, width)
+    n = 1
+    while n > 0 and len(beam.levels) < _BEAM_LEVELS_PER_CARD * board.cards_in_play():
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        n = beam.expand(n, dfs_table)
+    generated = int(beam.stats[B.B_NODES])
+    if n >= 0:
+        return None, generated
+    line_src, line_dst = beam.winning_line()
+    out_src = np.zeros(line_src.size + 64, dtype=np.int16)  # each move, and at most 52 safe moves in all
+    out_dst = np.zeros(line_src.size + 64, dtype=np.int16)
+    count = B.replay(piles, heights, found, in_play, worry, _ZOBRIST, line_src, line_dst, out_src, out_dst)
+    return root_moves + [_move(out_src[i], out_dst[i]) for i in range(count)], generated
+
+
 def _luby(i: int) -> int:
     """Term i (from 1) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
     while True:
@@ -276,6 +384,34 @@ def _run_nodes(restarts: int) -> int:
     one now and then.  Short runs cost a proof little, since every run
     keeps what earlier runs proved lost."""
     return _FIRST_RUN_NODES * _luby(restarts + 1)
+
+
+def _beam_due(beams: int) -> int:
+    """Depth-first positions searched before beam number ``beams`` (from 0) runs.
+
+    Beam k is ``_BEAM_FIRST_WIDTH * 2**k`` wide and comes after
+    ``_BEAM_FIRST_AFTER * 3**k`` depth-first positions: the beams take about a
+    third of the time at first and less later, when a deal that has resisted
+    that long is more often lost and needs the depth-first search's proof.
+    The first beam waits until the depth-first search has had a fair chance,
+    so the many deals it decides in milliseconds never pay for one."""
+    return _BEAM_FIRST_AFTER * 3**beams
+
+
+def _run_beam(
+    board: Board, rules: Rules, result: SolveResult, run: _Search, budget: Budget, deadline: float | None
+) -> list[Move] | None:
+    """The next beam of the schedule, as wide as the memory left allows; its winning line or None."""
+    width = _BEAM_FIRST_WIDTH << result.beams
+    room = budget.memory - run.memory()
+    while width > _BEAM_FIRST_WIDTH and _Beam.bytes_needed(run.board, width) > room:
+        width //= 2
+    result.beams += 1
+    if _Beam.bytes_needed(run.board, width) > room:
+        return None
+    path, _ = _beam_search(board, rules, width, deadline, run.table)
+    result.won_by_beam = path is not None
+    return path
 
 
 def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_moves: bool = True) -> SolveResult:
@@ -299,6 +435,7 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     deadline = None if budget.seconds is None else began + budget.seconds
     result = SolveResult(UNKNOWN)
     run = None
+    path = None
     while True:
         cap = _run_nodes(result.restarts)
         if budget.states is not None and budget.states - result.states <= cap:
@@ -314,11 +451,16 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
         final_states = budget.states is not None and result.states >= budget.states
         if status in (K.WON, K.LOST) or reason in ("time", "memory") or final_states:
             break
+        if result.states >= _beam_due(result.beams):
+            path = _run_beam(board, rules, result, run, budget, deadline)
+            if path is not None:
+                status = K.WON
+                break
         result.restarts += 1
     if status == K.LOST:
         result.verdict = LOST
     elif status == K.WON:
-        path = run.winning_path()
+        path = path or run.winning_path()
         result.raw_length = len(path)
         moves = shorten(board, path, rules, deadline) if shorten_moves else path
         if not is_solution(board, moves, rules):

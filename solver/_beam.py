@@ -1,0 +1,177 @@
+"""Numba kernels of the beam search, the solver's second way to look for a win.
+
+The depth-first search (:mod:`solver._kernels`) is complete but can spend
+minutes below one early wrong move.  A beam search goes breadth-first
+instead and keeps, at each depth, only the ``width`` most promising
+positions by a score; it often finds in a second the win a depth-first
+search needs a minute for.  It is incomplete -- a position it drops may be
+the only way to a win -- so it never proves a loss: it only ever says "won",
+and its line is replayed by the reference engine like every other.
+
+It prunes with what is already proved: safe foundation moves are played
+after every move (as in the depth-first search), positions the first
+relaxation calls dead are dropped, and so are positions the depth-first
+search's table marks lost.  None of that can turn a win into a loss; it
+only saves the beam room.
+
+Score (higher is better): four points per card up, minus four per card that
+lies above a lower card of its own suit in its pile (it must find a host
+before that card can go up), minus one per card above the card of its pile
+nearest to going up.  Random low bits break ties, so two beams of the same
+width differ.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import _kernels as K
+from ._common import LOST_MARK, table_info, table_lookup
+
+TIE_BITS = 10  # low bits of a candidate's key that break ties at random
+
+# Slots of the ``stats`` array a level call fills.
+B_WON_PARENT, B_WON_SRC, B_WON_DST, B_NODES = range(4)
+STATS_SIZE = 4
+
+
+@njit(cache=True)
+def score(board, heights, found):
+    """The beam's estimate of how promising a position is (module text)."""
+    up = found[0] + found[1] + found[2] + found[3]
+    blocked = 0
+    dig = 0
+    lowest = np.empty(4, dtype=np.int32)
+    for p in range(board.shape[0]):
+        h = heights[p]
+        lowest[:] = 99
+        nearest, at = 99, 0
+        for i in range(h):
+            card = board[p, i]
+            rank, suit = card // 4 + 1, card % 4
+            if lowest[suit] < rank:
+                blocked += 1
+            lowest[suit] = min(lowest[suit], rank)
+            need = rank - found[suit]
+            if need < nearest:
+                nearest, at = need, i
+        if h > 0:
+            dig += h - 1 - at
+    return 4 * up - 4 * blocked - dig
+
+
+@njit(cache=True)
+def _seen(cache, key):
+    """A lossy set of the positions met: True if ``key`` is in it; stores it otherwise.
+
+    A slot holds the last key stored there, so a position whose slot was taken
+    since counts as new again (the beam may keep it twice: room wasted, nothing
+    wrong), and a position that shares a 64-bit key with one met is dropped
+    (a candidate lost, never a wrong verdict: the beam proves nothing lost)."""
+    slot = np.int64(key & np.uint64(cache.shape[0] - 1))
+    if cache[slot] == key:
+        return True
+    cache[slot] = key
+    return False
+
+
+@njit(cache=True)
+def beam_level(
+    boards, heights, founds, in_play, keys, n, next_boards, next_heights, next_founds, next_in_play, next_keys,
+    parent, move_src, move_dst, nranks, empty_rule, worry, zob, seen, dfs_table,
+    cand_parent, cand_src, cand_dst, cand_key, moves_src, moves_dst, scratch, meta, auto_src, auto_card, stats,
+):  # fmt: skip
+    """Expand the ``n`` positions of one level; keep the best ``width`` children as the next level.
+
+    Returns the next level's size, or -1 when a move wins (``stats`` then says
+    which position and move).  ``parent``/``move_src``/``move_dst`` record how
+    each kept child was reached, for the winning line."""
+    width = next_boards.shape[0]
+    here = np.zeros(2, dtype=np.uint64)
+    count = 0
+    for e in range(n):
+        board, hs, found = boards[e], heights[e], founds[e]
+        meta[K.M_IN_PLAY] = in_play[e]
+        m = K._generate(board, hs, found, nranks, empty_rule, worry, moves_src, moves_dst, 0, scratch, 0, meta)
+        for i in range(m):
+            src, dst = moves_src[i], moves_dst[i]
+            here[0], here[1] = keys[e, 0], keys[e, 1]
+            meta[K.M_AUTO_TOP] = 0
+            card = K._apply(board, hs, found, zob, here, meta, src, dst)
+            autos = 0 if worry else K.play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card)
+            stats[B_NODES] += 1
+            if meta[K.M_IN_PLAY] == 0:
+                stats[B_WON_PARENT], stats[B_WON_SRC], stats[B_WON_DST] = e, src, dst
+                K._undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
+                K._undo(board, hs, found, zob, here, meta, src, dst, card)
+                return -1
+            fresh = not _seen(seen, here[0])
+            if fresh:
+                slot = table_lookup(dfs_table, here[0], here[1])
+                fresh = slot < 0 or table_info(dfs_table, slot) != LOST_MARK
+            room = count < cand_key.shape[0]
+            if fresh and room and not K.relaxed_dead(board, hs, found, nranks, empty_rule, worry, scratch):
+                cand_parent[count], cand_src[count], cand_dst[count] = e, src, dst
+                tie = np.random.randint(0, 1 << TIE_BITS)
+                cand_key[count] = (np.int64(score(board, hs, found)) << TIE_BITS) + tie
+                count += 1
+            K._undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
+            K._undo(board, hs, found, zob, here, meta, src, dst, card)
+    # Keep the `width` highest keys: those above the width-th highest, then ties with it.
+    cut = np.iinfo(np.int64).min
+    if count > width:
+        cut = np.partition(cand_key[:count], count - width)[count - width]
+    kept = 0
+    for tied in (False, True):  # first the keys above the cut, then those equal to it
+        for c in range(count):
+            if kept < width and (cand_key[c] == cut if tied else cand_key[c] > cut):
+                e, src, dst = cand_parent[c], cand_src[c], cand_dst[c]
+                _keep(
+                    boards, heights, founds, in_play, keys, next_boards, next_heights, next_founds, next_in_play,
+                    next_keys, kept, e, src, dst, worry, zob, meta, auto_src, auto_card,
+                )  # fmt: skip
+                parent[kept], move_src[kept], move_dst[kept] = e, src, dst
+                kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _keep(
+    boards, heights, founds, in_play, keys, next_boards, next_heights, next_founds, next_in_play, next_keys,
+    slot, e, src, dst, worry, zob, meta, auto_src, auto_card,
+):  # fmt: skip
+    """Write position ``e``'s child by move src -> dst (and the safe moves after it) at ``slot`` of the next level."""
+    next_boards[slot] = boards[e]
+    next_heights[slot] = heights[e]
+    next_founds[slot] = founds[e]
+    next_keys[slot] = keys[e]
+    meta[K.M_IN_PLAY] = in_play[e]
+    board, hs, found, here = next_boards[slot], next_heights[slot], next_founds[slot], next_keys[slot]
+    K._apply(board, hs, found, zob, here, meta, src, dst)
+    if not worry:
+        meta[K.M_AUTO_TOP] = 0
+        K.play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card)
+    next_in_play[slot] = meta[K.M_IN_PLAY]
+
+
+@njit(cache=True)
+def replay(board, heights, found, in_play, worry, zob, line_src, line_dst, out_src, out_dst):
+    """Play a line of the beam's moves from the root, writing each move and then the safe moves it
+    lets through (``out_dst`` -1: to a foundation); returns how many moves were written."""
+    meta = np.zeros(K.META_SIZE, dtype=np.int64)
+    meta[K.M_IN_PLAY] = in_play
+    keys = np.zeros(2, dtype=np.uint64)
+    auto_src = np.zeros(64, dtype=np.int16)
+    auto_card = np.zeros(64, dtype=np.int16)
+    n = 0
+    for i in range(line_src.shape[0]):
+        K._apply(board, heights, found, zob, keys, meta, line_src[i], line_dst[i])
+        out_src[n], out_dst[n] = line_src[i], line_dst[i]
+        n += 1
+        meta[K.M_AUTO_TOP] = 0
+        autos = 0 if worry else K.play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
+        for a in range(autos):
+            out_src[n], out_dst[n] = auto_src[a], K.FOUNDATION
+            n += 1
+    return n
