@@ -61,6 +61,8 @@ def solve_record(rules: Rules | str, number: int, budget: Budget) -> dict:
         "moves": len(result.moves),
         "raw_moves": result.raw_length,
         "memory_mib": round(result.memory / 2**20, 1),
+        "beams": result.beams,
+        "found_by": "beam" if result.won_by_beam else "depth-first" if result.verdict == "won" else "",
     }
 
 

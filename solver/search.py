@@ -427,6 +427,10 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     order finds a win at once.  Each run is a complete search that skips
     only positions proved lost, so the first one that finishes gives the
     verdict: restarts change how fast a verdict comes, never which.
+
+    Once a deal has resisted a while, beam searches of growing width run
+    between the runs (``_beam_due``).  A beam finds wins only, each replayed
+    like any other, so it too changes how fast a verdict comes, never which.
     """
     check_supported(rules)
     budget = budget or Budget()
