@@ -303,10 +303,10 @@ class _Beam:
         return 1 << (4 * width * _BEAM_BRANCHING - 1).bit_length()
 
     @staticmethod
-    def bytes_needed(board: np.ndarray, width: int) -> int:
-        """Memory of a beam of this width, the record of the levels searched included."""
+    def bytes_needed(board: np.ndarray, cards: int, width: int) -> int:
+        """Memory of a beam of this width over ``board``'s arrays, with the record of its levels."""
         per_position = 2 * (2 * board.size + 4 * board.shape[0] + 16 + 8 + 16)
-        levels = _BEAM_LEVELS_PER_CARD * 104
+        levels = _BEAM_LEVELS_PER_CARD * cards
         return width * (per_position + 20 * _BEAM_BRANCHING + 8 * levels) + 8 * _Beam.seen_slots(width)
 
     def expand(self, n: int, dfs_table: np.ndarray) -> int:
@@ -402,13 +402,18 @@ def _run_beam(
     board: Board, rules: Rules, result: SolveResult, run: _Search, budget: Budget, deadline: float | None
 ) -> list[Move] | None:
     """The next beam of the schedule, as wide as the memory left allows; its winning line or None."""
+
+    def bytes_needed(width: int) -> int:
+        return _Beam.bytes_needed(run.board, board.cards_in_play(), width)
+
     width = _BEAM_FIRST_WIDTH << result.beams
     room = budget.memory - run.memory()
-    while width > _BEAM_FIRST_WIDTH and _Beam.bytes_needed(run.board, width) > room:
+    while width > _BEAM_FIRST_WIDTH and bytes_needed(width) > room:
         width //= 2
     result.beams += 1
-    if _Beam.bytes_needed(run.board, width) > room:
+    if bytes_needed(width) > room:
         return None
+    result.memory = max(result.memory, run.memory() + bytes_needed(width))
     path, _ = _beam_search(board, rules, width, deadline, run.table)
     result.won_by_beam = path is not None
     return path
