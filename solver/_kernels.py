@@ -109,7 +109,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._capacity import C_ALLOWANCE, abstraction_moved, capacity_dead
+from ._capacity import C_ALLOWANCE, C_NODES, abstraction_moved, capacity_dead
 from ._common import (
     EMPTY_ANY,
     EMPTY_NONE,
@@ -460,7 +460,8 @@ def search(
     origin, origin_heights, where, cap, cz, ckeys, ctable, cmeta, cap_limit,
 ):  # fmt: skip
     """Run the depth-first search for at most ``node_limit`` new positions and ``work_limit``
-    moves tried (most tries meet a known position, so positions alone do not bound the time);
+    moves tried and abstract positions searched by capacity tests (most tries meet a known
+    position, so positions alone do not bound the time);
     returns a status.  Each closed strongly connected component is marked lost in the table
     (module text, "Lost positions"), where later runs find it."""
     depth = meta[M_DEPTH]
@@ -521,10 +522,12 @@ def search(
                 # The abstraction, and so the parent's verdict, stands unless a foundation or a prefix changed.
                 moved = dst == FOUNDATION or autos > 0
                 if moved or abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
+                    work -= cmeta[C_NODES]  # its abstract positions count as work too, to keep the clock
                     dead = capacity_dead(
                         board, heights, found, nranks, empty_rule, origin, origin_heights, where, cap, cz, ckeys,
                         ctable, cmeta, cap_limit,
                     )  # fmt: skip
+                    work += cmeta[C_NODES]
             if dead:
                 meta[M_DEAD] += 1
                 set_info(table, slot, LOST_MARK)

@@ -487,5 +487,9 @@ def warm_up() -> None:
 
     rules = GAMES["bakers-dozen"].reduced(ranks=2, piles=2)
     solve(Board(((0, 1, 2, 3), (4, 5, 6, 7)), (0, 0, 0, 0)), rules)
+    # A deal that needs one move, so that every beam kernel runs (solve() never beams a deal this small).
+    rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
+    one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
+    assert _beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64))[0] is not None
     K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0)
     _common.table_copy(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
