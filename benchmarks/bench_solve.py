@@ -76,7 +76,7 @@ def summarize(rows: list[dict], game: str) -> str:
         f"| {100 * (count['won'] + count['lost']) / max(1, len(mine)):.1f}% "
         f"| {statistics.median(times):.3f} | {_p(times, 0.9):.3f} | {states / max(total, 1e-9):,.0f} "
         f"| {max(r['memory_mib'] for r in mine):,.0f} | {max(r['worker_rss_mib'] for r in mine):,.0f} "
-        f"| {statistics.median(lengths) if lengths else '-'} |"
+        f"| {statistics.median(lengths) if lengths else '-'} | {sum(r['found_by'] == 'beam' for r in mine)} |"
     )
 
 
@@ -117,10 +117,12 @@ def main() -> None:
         f"Command: `python benchmarks/bench_solve.py {' '.join(sys.argv[1:])}`",
         "",
         "| game | deals | won | lost | unknown | decided | median s | p90 s | states/s | peak table MiB "
-        "| peak worker RSS MiB | median moves |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| peak worker RSS MiB | median moves | won by a beam |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *[summarize(rows, g) for g in args.games],
         "",
+        "states/s: depth-first positions over all the time spent, beams' time included (a beam's own",
+        "positions are not counted as states).",
         f"Median solution length of Freecell Solver on these games, for comparison: {FCS_MEDIAN_MOVES} moves.",
         f"Per-deal rows: `{out.with_suffix('.csv').name}` beside this file.",
     ]
