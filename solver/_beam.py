@@ -37,12 +37,11 @@ STATS_SIZE = 4
 
 
 @njit(cache=True)
-def score(board, heights, found):
-    """The beam's estimate of how promising a position is (module text)."""
+def score(board, heights, found, lowest):
+    """The beam's estimate of how promising a position is (module text); ``lowest``: room for 4 ints."""
     up = found[0] + found[1] + found[2] + found[3]
     blocked = 0
     dig = 0
-    lowest = np.empty(4, dtype=np.int32)
     for p in range(board.shape[0]):
         h = heights[p]
         lowest[:] = 99
@@ -89,6 +88,7 @@ def beam_level(
     each kept child was reached, for the winning line."""
     width = next_boards.shape[0]
     here = np.zeros(2, dtype=np.uint64)
+    lowest = np.zeros(4, dtype=np.int32)
     count = 0
     for e in range(n):
         board, hs, found = boards[e], heights[e], founds[e]
@@ -114,7 +114,7 @@ def beam_level(
             if fresh and room and not K.relaxed_dead(board, hs, found, nranks, empty_rule, worry, scratch):
                 cand_parent[count], cand_src[count], cand_dst[count] = e, src, dst
                 tie = np.random.randint(0, 1 << TIE_BITS)
-                cand_key[count] = (np.int64(score(board, hs, found)) << TIE_BITS) + tie
+                cand_key[count] = (np.int64(score(board, hs, found, lowest)) << TIE_BITS) + tie
                 count += 1
             K._undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
             K._undo(board, hs, found, zob, here, meta, src, dst, card)

@@ -24,9 +24,9 @@ LOST_MARK = 0xFFFFFFFF  # proven lost
 STALE_MARK = 0xFFFFFFFE  # open in a run that was cut short: known nothing of
 
 
-@njit(cache=True)
-def table_find(table, h0, h1, info):
-    """The slot of the position; a new position is stored with ``info`` and its slot returned as -1 - slot."""
+@njit(cache=True, inline="always")
+def _probe(table, h0, h1):
+    """The slot that holds the position, or else the empty slot where it would go; and which of the two."""
     key0 = h0 | np.uint64(1)
     key1 = h1 & KEY_HIGH
     mask = np.uint64(table.shape[0] // 2 - 1)
@@ -34,28 +34,28 @@ def table_find(table, h0, h1, info):
     while True:
         i = 2 * np.int64(slot)
         if table[i] == 0:
-            table[i] = key0
-            table[i + 1] = key1 | np.uint64(info)
-            return -1 - np.int64(slot)
+            return np.int64(slot), False
         if table[i] == key0 and (table[i + 1] & KEY_HIGH) == key1:
-            return np.int64(slot)
+            return np.int64(slot), True
         slot = (slot + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def table_find(table, h0, h1, info):
+    """The slot of the position; a new position is stored with ``info`` and its slot returned as -1 - slot."""
+    slot, held = _probe(table, h0, h1)
+    if held:
+        return slot
+    table[2 * slot] = h0 | np.uint64(1)
+    table[2 * slot + 1] = (h1 & KEY_HIGH) | np.uint64(info)
+    return -1 - slot
 
 
 @njit(cache=True)
 def table_lookup(table, h0, h1):
     """The slot of the position, or -1 if the table does not hold it (nothing is stored)."""
-    key0 = h0 | np.uint64(1)
-    key1 = h1 & KEY_HIGH
-    mask = np.uint64(table.shape[0] // 2 - 1)
-    slot = (key0 >> np.uint64(1)) & mask
-    while True:
-        i = 2 * np.int64(slot)
-        if table[i] == 0:
-            return np.int64(-1)
-        if table[i] == key0 and (table[i + 1] & KEY_HIGH) == key1:
-            return np.int64(slot)
-        slot = (slot + np.uint64(1)) & mask
+    slot, held = _probe(table, h0, h1)
+    return slot if held else np.int64(-1)
 
 
 @njit(cache=True, inline="always")

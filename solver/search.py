@@ -336,20 +336,25 @@ class _Beam:
         return np.array([m[0] for m in line], dtype=np.int16), np.array([m[1] for m in line], dtype=np.int16)
 
 
-def _beam_search(
-    board: Board, rules: Rules, width: int, deadline: float | None, dfs_table: np.ndarray
-) -> tuple[list[Move] | None, int]:
-    """Look for a win with a beam of ``width`` positions a level; returns the winning line (or None)
-    and the positions generated.  It never proves a loss (see :mod:`solver._beam`)."""
+def _beam_root(board: Board, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int, list[Move]]:
+    """Where beams start: the deal after its safe moves, as state arrays; the cards in play; those moves."""
     piles, heights, found = state_arrays(board, rules)
     meta = np.zeros(K.META_SIZE, dtype=np.int64)
     meta[K.M_IN_PLAY] = board.cards_in_play()
     keys = K.position_hash(piles, heights, _ZOBRIST)
     auto_src, auto_card = np.zeros(64, dtype=np.int16), np.zeros(64, dtype=np.int16)
-    worry = rules.worrying_back
-    autos = 0 if worry else K.play_safe_moves(piles, heights, found, _ZOBRIST, keys, meta, auto_src, auto_card)
-    root_moves = [Move(int(p)) for p in auto_src[:autos]]
-    in_play = int(meta[K.M_IN_PLAY])
+    autos = 0
+    if not rules.worrying_back:
+        autos = K.play_safe_moves(piles, heights, found, _ZOBRIST, keys, meta, auto_src, auto_card)
+    return (piles, heights, found), int(meta[K.M_IN_PLAY]), [Move(int(p)) for p in auto_src[:autos]]
+
+
+def _beam_search(
+    board: Board, rules: Rules, width: int, deadline: float | None, dfs_table: np.ndarray
+) -> tuple[list[Move] | None, int]:
+    """Look for a win with a beam of ``width`` positions a level; returns the winning line (or None)
+    and the positions generated.  It never proves a loss (see :mod:`solver._beam`)."""
+    (piles, heights, found), in_play, root_moves = _beam_root(board, rules)
     if in_play == 0:
         return root_moves, 0
     beam = _Beam((piles, heights, found), in_play, rules, width)
@@ -364,7 +369,9 @@ def _beam_search(
     line_src, line_dst = beam.winning_line()
     out_src = np.zeros(line_src.size + 64, dtype=np.int16)  # each move, and at most 52 safe moves in all
     out_dst = np.zeros(line_src.size + 64, dtype=np.int16)
-    count = B.replay(piles, heights, found, in_play, worry, _ZOBRIST, line_src, line_dst, out_src, out_dst)
+    count = B.replay(
+        piles, heights, found, in_play, rules.worrying_back, _ZOBRIST, line_src, line_dst, out_src, out_dst
+    )
     return root_moves + [_move(out_src[i], out_dst[i]) for i in range(count)], generated
 
 

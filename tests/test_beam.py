@@ -53,20 +53,23 @@ def test_beam_with_worrying_back_finds_legal_wins(game):
 
 
 def test_beam_skips_positions_the_depth_first_search_proved_lost():
-    """Given the table of a complete lost search, a beam expands nothing past the root's children."""
+    """Given the table of a complete lost search, a beam keeps none of the root's children:
+    the search has marked every one of them lost (or they are dead, which the beam also drops)."""
     rng = random.Random("beam-marks")
     rules = GAMES["good-measure"].reduced(6, 4)
+    checked = 0
     for _ in range(200):
         board = random_deal(rules, rng)
         run = search._Search(board, rules, Budget(seconds=None))
         status, _ = run.run(None, None)
-        if status == search.K.LOST and run.meta[search.K.M_NODES] > 50:
-            _, unmarked = search._beam_search(board, rules, 64, None, NO_MARKS)
-            _, marked = search._beam_search(board, rules, 64, None, run.table)
-            # Every child of the root is generated once, then found lost: no level after the first.
-            assert unmarked > marked > 0, (unmarked, marked)
-            return
-    pytest.fail("no lost deal with a real search among 200")
+        if status != search.K.LOST or run.meta[search.K.M_NODES] < 50:
+            continue
+        root, in_play, _ = search._beam_root(board, rules)
+        assert search._Beam(root, in_play, rules, 64).expand(1, NO_MARKS) > 0
+        root, in_play, _ = search._beam_root(board, rules)
+        assert search._Beam(root, in_play, rules, 64).expand(1, run.table) == 0
+        checked += 1
+    assert checked >= 5, checked
 
 
 @pytest.mark.parametrize("game", list(GAMES))
