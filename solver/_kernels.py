@@ -102,6 +102,15 @@ Lost positions (``search``)
     searches a proven-lost position again.  Lowlinks are exact, not
     bounds: an open position met again gives its own number, as in
     Tarjan's algorithm, so no component closes early.
+Forgetting when memory is short (``table_evict``)
+    When the table may not grow, the search forgets every stale entry and
+    about half the lost marks, keeping every open position.  A forgotten
+    position is searched again as new if met, which costs time, never a
+    verdict: the closing argument above needs every position reachable from
+    a closing component to be in it, in one closed before, or marked lost,
+    and a position searched again is in one of the first two like any
+    other.  Open positions keep their numbers and slots on the component
+    stack, so the bookkeeping of the open components is untouched.
 """
 
 from __future__ import annotations
@@ -113,6 +122,7 @@ from ._capacity import C_ALLOWANCE, C_NODES, abstraction_moved, capacity_dead
 from ._common import (
     EMPTY_ANY,
     EMPTY_NONE,
+    INFO_BITS,
     LOST_MARK,
     MAX_PILES,
     STALE_MARK,
@@ -265,6 +275,40 @@ def table_rehash(old, new, scc, scc_top):
     for k in range(scc_top):
         j = 2 * scc[k]
         scc[k] = table_find(new, old[j], old[j + 1], 0)  # there already
+
+
+@njit(cache=True)
+def table_evict(table, scc, scc_top, drop_bit):
+    """Forget, in place, every stale entry and the lost marks whose key has bit ``drop_bit`` set
+    (about half); keep every open position and re-point ``scc`` at its slot.  Returns the entries left.
+
+    Emptying slots breaks linear probing's chains, so the entries left are stored again, in
+    circular order from a slot that was empty before: no chain crosses that slot, so each entry
+    finds every slot from its home to its old place already settled and lands in that stretch,
+    behind settled entries only, which never move again."""
+    slots = table.shape[0] // 2
+    open_keys = np.empty((scc_top, 2), dtype=np.uint64)
+    for k in range(scc_top):
+        open_keys[k, 0], open_keys[k, 1] = table[2 * scc[k]], table[2 * scc[k] + 1]
+    start = 0
+    while table[2 * start] != 0:
+        start += 1
+    bit = np.uint64(drop_bit)
+    for s in range(slots):
+        info = table_info(table, s)
+        if table[2 * s] != 0 and (info == STALE_MARK or (info == LOST_MARK and (table[2 * s] >> bit) & np.uint64(1))):
+            table[2 * s], table[2 * s + 1] = 0, 0
+    left = 0
+    for step in range(1, slots + 1):
+        i = 2 * ((start + step) % slots)
+        if table[i] != 0:
+            key0, key1 = table[i], table[i + 1]
+            table[i], table[i + 1] = 0, 0
+            table_find(table, key0, key1, np.int64(key1 & INFO_BITS))
+            left += 1
+    for k in range(scc_top):
+        scc[k] = table_find(table, open_keys[k, 0], open_keys[k, 1], 0)
+    return left
 
 
 @njit(cache=True)

@@ -62,6 +62,7 @@ def solve_record(rules: Rules | str, number: int, budget: Budget) -> dict:
         "raw_moves": result.raw_length,
         "memory_mib": round(result.memory / 2**20, 1),
         "beams": result.beams,
+        "evictions": result.evictions,
         "found_by": "beam" if result.won_by_beam else "depth-first" if result.verdict == "won" else "",
     }
 

@@ -74,6 +74,7 @@ class SolveResult:
     capacity_dead_ends: int = 0  # ... of them, by the capacity relaxation (solver/_capacity.py)
     lone_prunes: int = 0  # lone cards the lone-card rule kept from a host (summed over positions)
     restarts: int = 0  # runs cut short for another in a new move order (lost marks kept)
+    evictions: int = 0  # times the table, full at its largest, forgot half its lost marks
     beams: int = 0  # beam searches run between depth-first runs
     won_by_beam: bool = False  # the winning line came from a beam search
 
@@ -95,6 +96,7 @@ class _Search:
     def __init__(self, board: Board, rules: Rules, budget: Budget, noise: int = 0, before: _Search | None = None):
         """``before``: a run cut short, whose table (lost marks and all) this run takes over."""
         self.rules, self.budget, self.noise = rules, budget, noise
+        self.evictions = 0 if before is None else before.evictions
         self.board, self.heights, self.found = state_arrays(board, rules)
         self.meta = np.zeros(K.META_SIZE, dtype=np.int64)
         self.meta[K.M_IN_PLAY] = board.cards_in_play()
@@ -179,10 +181,19 @@ class _Search:
         self.scc = new
         return True
 
+    def evict(self) -> bool:
+        """When the table may not grow: forget its stale entries and half its lost marks (proof in
+        solver/_kernels.py); False when that leaves it over three quarters full (open positions fill it)."""
+        drop_bit = 1 + self.evictions % 63  # another half each time
+        left = K.table_evict(self.table, self.scc, self.meta[K.M_SCC_TOP], drop_bit)
+        self.meta[K.M_TABLE_COUNT] = left
+        self.evictions += 1
+        return left <= 0.75 * _common.TABLE_MAX_LOAD * (self.table.size // 2)
+
     def make_room(self, status: int) -> bool:
-        """Grow what the kernel ran out of; False when the memory budget forbids it."""
+        """Grow what the kernel ran out of (or make room in the table); False when the memory budget forbids it."""
         if status == K.TABLE_FULL:
-            return self.grow_table()
+            return self.grow_table() or self.evict()
         if status == K.STACK_FULL:
             return self.grow_stack()
         if status == K.SCC_FULL:
@@ -464,6 +475,7 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
         result.lone_prunes += int(run.meta[K.M_LONE])
         result.capacity_dead_ends = int(run.cmeta[C.C_DEAD])  # counted across runs
         result.memory = max(result.memory, run.memory())
+        result.evictions = run.evictions
         final_states = budget.states is not None and result.states >= budget.states
         if status in (K.WON, K.LOST) or reason in ("time", "memory") or final_states:
             break
@@ -499,4 +511,5 @@ def warm_up() -> None:
     one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
     assert _beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64))[0] is not None
     K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0)
+    K.table_evict(np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, 1)
     _common.table_copy(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
