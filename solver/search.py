@@ -490,7 +490,7 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     if status == K.LOST:
         result.verdict = LOST
     elif status == K.WON:
-        path = path or run.winning_path()
+        path = path if path is not None else run.winning_path()
         result.raw_length = len(path)
         moves = shorten(board, path, rules, deadline) if shorten_moves else path
         if not is_solution(board, moves, rules):
@@ -511,7 +511,7 @@ def warm_up() -> None:
     # A deal that needs one move, so that every beam kernel runs (solve() never beams a deal this small).
     rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
     one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
-    assert _beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64))[0] is not None
+    _beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64))
     K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0)
     K.table_evict(np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, 1)
     _common.table_copy(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))

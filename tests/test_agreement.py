@@ -23,9 +23,9 @@ DEALS_PER_RULE_SET = 1000
 
 
 def check_agreement(game: str, deals: int, seed: str) -> dict:
-    """Solve ``deals`` random reduced deals both ways; assert agreement; count verdicts and restarts."""
+    """Solve ``deals`` random reduced deals both ways; assert agreement; count verdicts, restarts, beam wins."""
     rng = random.Random(seed)
-    counts = {WON: 0, LOST: 0, "restarted": 0}
+    counts = {WON: 0, LOST: 0, "restarted": 0, "by beam": 0}
     for i in range(deals):
         ranks, piles = SIZES[i % len(SIZES)]
         rules = GAMES[game].reduced(ranks, piles)
@@ -37,6 +37,7 @@ def check_agreement(game: str, deals: int, seed: str) -> dict:
             assert is_solution(board, result.moves, rules)
         counts[result.verdict] += 1
         counts["restarted"] += result.restarts > 0
+        counts["by beam"] += result.won_by_beam
     return counts
 
 

@@ -8,14 +8,13 @@ import random
 
 import numpy as np
 import pytest
+from test_agreement import SIZES, check_agreement
 
 from solver import search
 from solver.deals import deal, random_deal
 from solver.engine import is_solution, reference_search
 from solver.rules import GAMES, with_worrying_back
 from solver.search import LOST, WON, Budget, solve
-
-SIZES = [(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (5, 5), (6, 4)]
 
 NO_MARKS = np.zeros(1 << 10, dtype=np.uint64)  # a depth-first table that marks nothing lost
 
@@ -78,18 +77,7 @@ def test_solve_with_early_beams_agrees_with_reference_search(game, monkeypatch):
     monkeypatch.setattr(search, "_FIRST_RUN_NODES", 4)
     monkeypatch.setattr(search, "_BEAM_FIRST_AFTER", 4)
     monkeypatch.setattr(search, "_BEAM_FIRST_WIDTH", 2)
-    rng = random.Random(f"beams-{game}")
-    counts = {WON: 0, LOST: 0, "by beam": 0}
-    for i in range(300):
-        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
-        board = random_deal(rules, rng)
-        expected = WON if reference_search(board, rules) is not None else LOST
-        result = solve(board, rules, Budget(seconds=None))
-        assert result.verdict == expected, board.to_text()
-        if result.verdict == WON:
-            assert is_solution(board, result.moves, rules)
-        counts[result.verdict] += 1
-        counts["by beam"] += result.won_by_beam
+    counts = check_agreement(game, 300, f"beams-{game}")
     assert counts[WON] >= 30 and counts[LOST] >= 30 and counts["by beam"] >= 10, counts
 
 
