@@ -6,11 +6,15 @@ private kernels in :mod:`solver._kernels`) -> verdict and moves, which the
 reference engine (:mod:`solver.engine`) replays.
 """
 
-from .board import Board, BoardError, parse_board
-from .deals import deal, pysolfc_layout
-from .engine import Move, is_solution, reference_search
-from .rules import GAMES, Rules, get_rules
-from .search import LOST, UNKNOWN, WON, Budget, SolveResult, solve
+from ._cache import use_versioned_cache
+
+use_versioned_cache()  # before any kernel module is imported (see solver/_cache.py)
+
+from .board import Board, BoardError, parse_board  # noqa: E402
+from .deals import deal, pysolfc_layout  # noqa: E402
+from .engine import Move, is_solution, reference_search  # noqa: E402
+from .rules import GAMES, Rules, get_rules  # noqa: E402
+from .search import LOST, UNKNOWN, WON, Budget, SolveResult, solve  # noqa: E402
 
 __all__ = [
     "GAMES", "LOST", "UNKNOWN", "WON", "Board", "BoardError", "Budget", "Move", "Rules", "SolveResult",
