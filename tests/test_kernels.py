@@ -37,3 +37,29 @@ def test_cards_already_up_host_nothing():
 def test_a_winnable_position_is_not_dead():
     text = "3C 2C AC\n3D 2D AD\n3H 2H AH\n3S 2S AS"
     assert not relaxed_dead(text, BD3)
+
+
+def test_the_kernel_cache_is_kept_apart_for_each_version_of_any_kernel_module(tmp_path):
+    """A change to any kernel module moves numba's cache elsewhere, so no kernel runs stale code of
+    a module it calls (numba itself checks only the kernel's own file); same sources, same place."""
+    from solver import _cache
+
+    for name in _cache.KERNEL_MODULES:
+        (tmp_path / name).write_text((_cache.PACKAGE / name).read_text())
+    base = tmp_path / "cache"
+    first = _cache.cache_dir(tmp_path, base)
+    assert _cache.cache_dir(tmp_path, base) == first and first.parent == base
+    for name in _cache.KERNEL_MODULES:
+        text = (tmp_path / name).read_text()
+        (tmp_path / name).write_text(text + "\n# changed\n")
+        assert _cache.cache_dir(tmp_path, base) != first, name
+        (tmp_path / name).write_text(text)
+    assert _cache.cache_dir(tmp_path, base) == first
+
+
+def test_the_package_uses_the_versioned_cache():
+    import numba
+
+    from solver import _cache
+
+    assert numba.config.CACHE_DIR.endswith(_cache.cache_dir(_cache.PACKAGE, _cache.PACKAGE).name)
