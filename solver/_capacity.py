@@ -33,7 +33,9 @@ The abstract game
     its foundation is one below it; a prefix top goes up, likewise; a
     prefix top leaves (its pile's prefix shrinks by one, the card is free),
     where the placement after it seats that card neither on the card it
-    left nor in the pile it emptied.  Won when every card is up.
+    left nor in the pile it emptied, and seats no card on it (it was a top
+    card as it moved; the position after it counts it as a seat again, since
+    later moves may cover it).  Won when every card is up.
 Claim: if a real position P can be won, so can its abstraction A(P).
     Induction on the length of a winning line; the empty tableau is won in
     both.  Let P -> P' be the first move of the line, so A(P') can be won.
@@ -41,7 +43,8 @@ Claim: if a real position P can be won, so can its abstraction A(P).
     - up from a prefix or from the free cards: an abstract move up, to A(P').
     - off a prefix top, onto a host or into an empty pile of another pile:
       an abstract leave to A(P'); the real placement of P' seats c
-      elsewhere than where it came from.
+      elsewhere than where it came from, and nothing on c, the top card of
+      its new pile.
     - of a free card, to anywhere but its origin place: A(P') = A(P).
     - of a free card c onto its origin place (the pile's prefix top, or
       the bottom of its origin pile): A(P') is A(P) with c in the prefix.
@@ -53,7 +56,10 @@ Claim: if a real position P can be won, so can its abstraction A(P).
       line, is no prefix top and seats nothing else there; or on the bottom
       of its pile, which holds nothing else there), so it fits,
       and every other move is the same move: until c leaves, no move of
-      A(P')'s line touches c's pile beneath c.
+      A(P')'s line touches c's pile beneath c.  (A leave of another card d
+      seats nothing on d in both: c stays on the card beneath it, which is
+      not d, since that card is covered by c in A(P')'s line.)  From where
+      A(P')'s line has c leave, the two lines are at the same position.
     So an abstract position that cannot be won means the real one is lost.
 Deciding the abstract game
     Every abstract move shrinks a prefix or raises a foundation, so the
@@ -239,7 +245,10 @@ def _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
         cap[_FREE + rank] += 1
         _shrink(cap, origin, cz, ckeys, p, False)
         left_seat = n >= 2 and _rank(origin[p, n - 2]) == rank + 1
-        if fits(cap, nranks, empty_rule, rank, left_seat, n == 1):
+        cap[_SEATS + rank] -= 1  # the card holds nothing as it moves: it was a top card
+        ok = fits(cap, nranks, empty_rule, rank, left_seat, n == 1)
+        cap[_SEATS + rank] += 1
+        if ok:
             return True
     _unplay(cap, origin, where, cz, ckeys, move)
     return False

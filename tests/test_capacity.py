@@ -31,8 +31,9 @@ def rank(card: int) -> int:
 class PlainModel:
     """The abstract game of the module text, for one origin, written for clarity."""
 
-    def __init__(self, origin: Board, rules):
+    def __init__(self, origin: Board, rules, leaving_card_holds_nothing: bool = True):
         self.origin, self.rules = origin.piles, rules
+        self.leaving_card_holds_nothing = leaving_card_holds_nothing  # False: the rule before it was added
         self.place = {card: (p, i) for p, pile in enumerate(self.origin) for i, card in enumerate(pile)}
         self.winnable = lru_cache(maxsize=None)(self._winnable)
 
@@ -50,7 +51,8 @@ class PlainModel:
         return rule == EMPTY_ANY or (rule == EMPTY_KING and r == self.rules.ranks)
 
     def fits(self, prefix, found, left=None) -> bool:
-        """Seat every free card by augmenting paths; ``left`` = (card, pile) that just left that pile's prefix."""
+        """Seat every free card by augmenting paths; ``left`` = (card, pile) that just left that pile's prefix
+        (seated neither where it came from nor, having just been a top card, under another card)."""
         in_prefix = {card for p, n in enumerate(prefix) for card in self.origin[p][:n]}
         free = [c for c in self.place if rank(c) > found[c % 4] and c not in in_prefix]
         tops = {self.origin[p][n - 1]: p for p, n in enumerate(prefix) if n > 0}
@@ -64,6 +66,9 @@ class PlainModel:
                     return False
                 if kind == "card" and tops.get(what) == pile:
                     return False
+            # It was a top card as it moved: it holds nothing.
+            if self.leaving_card_holds_nothing and left is not None and seat == ("card", left[0]):
+                return False
             if kind == "space":
                 return self.space_takes(rank(card))
             return rank(what) == rank(card) + 1
@@ -175,3 +180,21 @@ def test_dead_positions_are_lost(game):
                 b, h, f, rules.ranks, _EMPTY_CODES[rules.empty_pile], False, scratch
             )
     assert dead >= 50 and beyond_relaxation >= 10, (dead, beyond_relaxation)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_leaving_card_holding_nothing_proves_more(game):
+    """The rule that a card leaving its prefix holds nothing as it moves: positions the abstract game
+    without it could win and with it cannot are found, and the reference search finds each lost."""
+    rng = random.Random(f"capacity-leaving-{game}")
+    newly_dead = 0
+    for i in range(150):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        loose = None
+        for origin, board in walk_positions(rules, rng, 1):
+            loose = loose if loose is not None and loose.origin == origin.piles else PlainModel(origin, rules, False)
+            if not kernel_dead(board, origin, rules) or not loose.winnable(*loose.abstract(board)):
+                continue
+            assert reference_search(board, rules) is None, (game, board.to_text(), origin.to_text())
+            newly_dead += 1
+    assert newly_dead >= 50, newly_dead

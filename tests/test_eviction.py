@@ -57,14 +57,15 @@ def test_evict_keeps_open_positions_and_drops_half_the_lost_marks(seed):
 
 def test_a_table_that_may_not_grow_forgets_and_still_agrees_with_reference_search(monkeypatch):
     """A 64-slot table that never grows: deals of more than ~45 positions forget, many times over.
-    (Deals whose open positions alone fill the table end `unknown`, for memory.)"""
+    (Deals whose open positions alone fill the table end `unknown`, for memory.)  The deals are as
+    large as the reference search allows, since most smaller lost deals are proved at the root."""
     monkeypatch.setattr(search, "_FIRST_TABLE_SLOTS", 1 << 6)
     monkeypatch.setattr(search._Search, "grow_table", lambda self: False)
     counts = {WON: 0, LOST: 0, UNKNOWN: 0, "evicted": 0, "evicted and lost": 0}
     for game in ["bakers-dozen", "good-measure", "portuguese-solitaire", "spanish-patience"]:
         rng = random.Random(f"evict-{game}")
-        for i in range(300):
-            rules = GAMES[game].reduced(*[(5, 4), (5, 5), (6, 4), (6, 5)][i % 4])
+        for i in range(400):
+            rules = GAMES[game].reduced(*[(6, 4), (6, 5), (7, 4)][i % 3])
             board = random_deal(rules, rng)
             result = solve(board, rules, Budget(seconds=None, states=200_000))
             counts[result.verdict] += 1
@@ -76,13 +77,13 @@ def test_a_table_that_may_not_grow_forgets_and_still_agrees_with_reference_searc
                 assert is_solution(board, result.moves, rules)
             counts["evicted"] += result.evictions > 0
             counts["evicted and lost"] += result.evictions > 0 and result.verdict == LOST
-    assert counts["evicted"] >= 20 and counts["evicted and lost"] >= 10, counts
+    assert counts["evicted"] >= 15 and counts["evicted and lost"] >= 5, counts
 
 
-@pytest.mark.parametrize("number", [178, 683])
+@pytest.mark.parametrize("number", [29, 836])
 def test_a_full_lost_deal_is_still_proved_lost_after_forgetting(number, monkeypatch):
-    """Good Measure 178 and 683 are lost (results/decide-good-measure.jsonl: 141,963 and 169,825
-    positions); with a table of 2^17 slots (~92,000 entries) that never grows, still lost."""
+    """Good Measure 29 and 836 are lost (a table free to grow: 344,257 and 165,967 positions);
+    with a table of 2^17 slots (~92,000 entries) that never grows, still lost."""
     monkeypatch.setattr(search, "_FIRST_TABLE_SLOTS", 1 << 17)
     monkeypatch.setattr(search._Search, "grow_table", lambda self: False)
     rules = GAMES["good-measure"]

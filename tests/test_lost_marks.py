@@ -79,7 +79,7 @@ def test_every_position_marked_lost_is_lost(game):
     rng = random.Random(f"marks-{game}")
     checked = {"cut short": 0, "complete": 0}
     deals = 0
-    for i in range(300):
+    for i in range(900):  # most lost deals this small are dead at the root: few need a real search
         rules = GAMES[game].reduced(*[(5, 4), (5, 5), (6, 4)][i % 3])
         board = random_deal(rules, rng)
         if solve(board, rules, Budget(seconds=None)).states < 40:  # too quick to cut short
@@ -102,11 +102,14 @@ def test_every_position_marked_lost_is_lost(game):
             if status in (K.WON, K.LOST):
                 break
     print(game, deals, checked)
-    assert deals >= 8 and checked["cut short"] >= 100 and checked["complete"] >= 100, (deals, checked)
+    assert deals >= 6 and checked["cut short"] >= 100 and checked["complete"] >= 100, (deals, checked)
 
 
 @pytest.mark.parametrize("game, size", [("good-measure", (7, 5)), ("bakers-dozen", (6, 5))])
-def test_a_complete_lost_search_closes_every_component(game, size):
+def test_a_complete_lost_search_closes_every_component(game, size, monkeypatch):
+    """The bookkeeping of components; the capacity test is off, or it proves most of these deals
+    lost at the root, where there are no components to close."""
+    monkeypatch.setattr(search, "_CAPACITY_NODES", 0)
     rng = random.Random(f"closed-{game}")
     rules = GAMES[game].reduced(*size)
     seen = 0
@@ -130,7 +133,9 @@ def test_restarts_do_not_search_proven_lost_positions_again(monkeypatch):
     Runs double here, from 4 positions.  Without the marks, runs cut at 4,
     8, ..., 2^k positions (2^k < N, the positions of one complete run)
     would search 2^(k+1) - 4 >= N - 4 positions before the last run: at
-    least about twice one run in all."""
+    least about twice one run in all.  (The capacity test is off: it proves most of these deals
+    lost in a few positions.)"""
+    monkeypatch.setattr(search, "_CAPACITY_NODES", 0)
     rng = random.Random("reuse")
     rules = GAMES["good-measure"].reduced(8, 5)
     ratios = []
