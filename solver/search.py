@@ -27,6 +27,7 @@ _ZOBRIST = K.zobrist_keys()
 _CAPACITY_ZOBRIST = C.capacity_keys()
 _CAPACITY_FIRST_SLOTS = 1 << 17  # the capacity relaxation's cache of verdicts; grows to 1/32 of the memory
 _CAPACITY_NODES = 1 << 18  # abstract positions one capacity test may search before it gives up
+_CAPACITY_HEAD_START = 1 << 12  # abstract positions the tests may search before the search has any
 _CHUNK_NODES = 1 << 16  # at most this many new positions between two looks at the clock
 _CHUNK_WORK = 1 << 17  # ... and at most this many moves tried
 _FIRST_TABLE_SLOTS = 1 << 18
@@ -112,7 +113,7 @@ class _Search:
         if before is None:
             self.ctable = np.zeros(2 * _CAPACITY_FIRST_SLOTS, dtype=np.uint64)
             self.cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-            self.cmeta[C.C_ALLOWANCE] = _CAPACITY_NODES  # then one abstract position per real one
+            self.cmeta[C.C_ALLOWANCE] = _CAPACITY_HEAD_START  # then one abstract position per real one
             slots = _FIRST_TABLE_SLOTS
             stack = (self.mv_start.size, self.moves_src.size, self.scc.size)
             while slots > 1024 and self._bytes(slots, *stack) > budget.memory:
