@@ -507,12 +507,14 @@ def warm_up() -> None:
     """Compile (or load from cache) every kernel, so that no measured time includes it."""
     from .rules import GAMES
 
-    rules = GAMES["bakers-dozen"].reduced(ranks=2, piles=2)
-    solve(Board(((0, 1, 2, 3), (4, 5, 6, 7)), (0, 0, 0, 0)), rules)
+    # A deal that needs a search, with capacity tests on the way (its root is neither won nor dead).
+    rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=3)
+    solve(Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0)), rules)
     # A deal that needs one move, so that every beam kernel runs (solve() never beams a deal this small).
     rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
     one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
     _beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64))
     K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0)
     K.table_evict(np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, 1)
+    K.forget_open(np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64), np.zeros(K.META_SIZE, dtype=np.int64))
     _common.table_copy(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
