@@ -17,7 +17,7 @@ from pathlib import Path
 import numba
 
 PACKAGE = Path(__file__).parent
-KERNEL_MODULES = ("_beam.py", "_capacity.py", "_common.py", "_kernels.py")
+KERNEL_MODULES = ("_beam.py", "_capacity.py", "_chains.py", "_common.py", "_kernels.py")
 
 
 def cache_dir(sources: Path, base: Path) -> Path:

@@ -73,7 +73,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._common import MAX_PILES, TABLE_MAX_LOAD, set_info, space_takes, table_find, table_info
+from ._common import MAX_PILES, TABLE_MAX_LOAD, set_info, space_takes, table_find, table_info, table_lookup
 
 CAP_UNKNOWN, CAP_WON, CAP_LOST = 0, 1, 2  # a table entry's information; unknown: being decided, or given up on
 CAP_DEPTH = 2 * 52 + 2  # each abstract move puts a card up or shrinks a prefix
@@ -351,22 +351,47 @@ def abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
 
 
 @njit(cache=True)
-def capacity_dead(
-    board, heights, found, nranks, empty_rule, origin, origin_heights, where, cap, cz, ckeys, ctable, cmeta, node_limit
-):
-    """True when the abstraction of the position cannot be won, so neither can the position (module text).
+def abstract_prefixes(lengths, found, origin, nranks, cap, cz, ckeys):
+    """Like ``abstract``, for a position given by its prefix lengths and foundations alone (a position
+    of the suit-blind game, :mod:`solver._chains`): every card neither up nor in a prefix is free."""
+    cap[_FREE : _SPACES + 1] = 0
+    ckeys[0] = 0
+    ckeys[1] = 0
+    for s in range(4):
+        cap[_FOUND + s] = found[s]
+        ckeys[0] ^= cz[0, MAX_PILES + s, found[s]]
+        ckeys[1] ^= cz[1, MAX_PILES + s, found[s]]
+        for rank in range(found[s] + 1, nranks + 1):
+            cap[_FREE + rank] += 1
+    for p in range(origin.shape[0]):
+        n = lengths[p]
+        cap[_LEN + p] = n
+        ckeys[0] ^= cz[0, p, n]
+        ckeys[1] ^= cz[1, p, n]
+        if n == 0:
+            cap[_SPACES] += 1
+        else:
+            cap[_SEATS + _rank(origin[p, n - 1])] += 1
+        for i in range(n):
+            cap[_FREE + _rank(origin[p, i])] -= 1
+    for rank in range(1, nranks + 1):
+        cap[_SEATS + rank] += cap[_FREE + rank]
 
-    Gives up (False) after ``node_limit`` abstract positions, or when the allowance ``cmeta[C_ALLOWANCE]``
-    runs out, so that the tests never cost much more than the search they serve.  The table is a cache of
-    exact verdicts: when it would overfill it is emptied, which costs time, never a verdict."""
+
+@njit(cache=True)
+def _test_limit(ctable, cmeta, node_limit):
+    """Abstract positions the next test may search (module text of ``capacity_dead``); empties a full cache."""
     room = np.int64(TABLE_MAX_LOAD * (ctable.shape[0] // 2))
     node_limit = min(node_limit, room // 2, cmeta[C_ALLOWANCE])  # a search adds at most node_limit + 2 entries
-    if node_limit <= 0:
-        return False
-    if cmeta[C_COUNT] + node_limit + 2 > room:
+    if node_limit > 0 and cmeta[C_COUNT] + node_limit + 2 > room:
         ctable[:] = 0
         cmeta[C_COUNT] = 0
-    abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys)
+    return node_limit
+
+
+@njit(cache=True)
+def _test(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit):
+    """Decide the abstract position in ``cap``: True when it cannot be won."""
     cmeta[C_CALLS] += 1
     before = cmeta[C_NODES]
     verdict = capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit)
@@ -375,3 +400,44 @@ def capacity_dead(
         cmeta[C_DEAD] += 1
         return True
     return False
+
+
+@njit(cache=True)
+def capacity_dead(
+    board, heights, found, nranks, empty_rule, origin, origin_heights, where, cap, cz, ckeys, ctable, cmeta, node_limit
+):
+    """True when the abstraction of the position cannot be won, so neither can the position (module text).
+
+    Gives up (False) after ``node_limit`` abstract positions, or when the allowance ``cmeta[C_ALLOWANCE]``
+    runs out, so that the tests never cost much more than the search they serve.  The table is a cache of
+    exact verdicts: when it would overfill it is emptied, which costs time, never a verdict."""
+    node_limit = _test_limit(ctable, cmeta, node_limit)
+    if node_limit <= 0:
+        return False
+    abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys)
+    return _test(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit)
+
+
+@njit(cache=True)
+def capacity_dead_prefixes(
+    lengths, found, nranks, empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, node_limit
+):
+    """``capacity_dead`` for a position of the suit-blind game, given by its prefix lengths and foundations.
+
+    Most of these positions share their abstraction with one decided before: look it up first."""
+    ckeys[0] = 0
+    ckeys[1] = 0
+    for p in range(origin.shape[0]):
+        ckeys[0] ^= cz[0, p, lengths[p]]
+        ckeys[1] ^= cz[1, p, lengths[p]]
+    for s in range(4):
+        ckeys[0] ^= cz[0, MAX_PILES + s, found[s]]
+        ckeys[1] ^= cz[1, MAX_PILES + s, found[s]]
+    slot = table_lookup(ctable, ckeys[0], ckeys[1])
+    if slot >= 0 and table_info(ctable, slot) != CAP_UNKNOWN:
+        return table_info(ctable, slot) == CAP_LOST
+    node_limit = _test_limit(ctable, cmeta, node_limit)
+    if node_limit <= 0:
+        return False
+    abstract_prefixes(lengths, found, origin, nranks, cap, cz, ckeys)
+    return _test(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit)

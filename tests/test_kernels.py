@@ -57,6 +57,13 @@ def test_the_kernel_cache_is_kept_apart_for_each_version_of_any_kernel_module(tm
     assert _cache.cache_dir(tmp_path, base) == first
 
 
+def test_every_module_with_kernels_is_in_the_cache_digest():
+    from solver import _cache
+
+    with_kernels = {path.name for path in _cache.PACKAGE.glob("*.py") if "@njit" in path.read_text()}
+    assert with_kernels == set(_cache.KERNEL_MODULES)
+
+
 def test_the_package_uses_the_versioned_cache():
     import numba
 

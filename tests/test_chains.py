@@ -1,0 +1,219 @@
+"""The suit-blind relaxation (solver/_chains.py) against a plain model of it and against the reference search.
+
+The plain model searches the abstract game of the module text over plain
+tuples, every empty pile a target of its own (the kernel treats piles without
+a prefix as interchangeable); the reference search decides the real game.
+Positions are met on random walks from random reduced deals, abstracted
+against the deal.
+"""
+
+import random
+
+import numpy as np
+import pytest
+from test_capacity import SIZES, kernel_dead, walk_positions
+
+from solver import _capacity as C
+from solver import _chains as H
+from solver import search
+from solver.board import Board
+from solver.deals import deal
+from solver.engine import apply_move, reference_search
+from solver.rules import EMPTY_ANY, EMPTY_KING, GAMES
+
+KEYS = H.chain_keys()
+
+
+def rank(card: int) -> int:
+    return card // 4 + 1
+
+
+class PlainChains:
+    """The suit-blind game for one origin, written for clarity.  A position is a tuple of
+    (prefix length, free cards on it, rank of the bottom card when the prefix is empty) per pile,
+    and the foundations."""
+
+    def __init__(self, origin: Board, rules):
+        self.origin, self.rules = origin.piles, rules
+
+    def abstract(self, board: Board):
+        piles = []
+        for pile, origin in zip(board.piles, self.origin, strict=True):
+            n = 0
+            while n < min(len(pile), len(origin)) and pile[n] == origin[n]:
+                n += 1
+            bottom = rank(pile[0]) if n == 0 and pile else 0
+            piles.append((n, len(pile) - n, bottom))
+        return tuple(piles), tuple(board.foundations)
+
+    def top_rank(self, pile, p) -> int:
+        n, k, bottom = pile
+        if k:
+            first = bottom if n == 0 else rank(self.origin[p][n - 1]) - 1
+            return first - k + 1
+        return rank(self.origin[p][n - 1]) if n else 0
+
+    def free(self, piles, found, card) -> bool:
+        in_prefix = any(card in self.origin[p][:n] for p, (n, _, _) in enumerate(piles))
+        return rank(card) > found[card % 4] and not in_prefix
+
+    def space_takes(self, r: int) -> bool:
+        rule = self.rules.empty_pile
+        return rule == EMPTY_ANY or (rule == EMPTY_KING and r == self.rules.ranks)
+
+    def children(self, piles, found):
+        for p, (n, k, bottom) in enumerate(piles):
+            t = self.top_rank(piles[p], p)
+            if t == 0:
+                continue
+            rest = list(piles)
+            rest[p] = (n, k - 1, bottom if k > 1 else 0) if k else (n - 1, 0, 0)
+            ups = (
+                [s for s in range(4) if self.free(piles, found, (t - 1) * 4 + s)] if k else [self.origin[p][n - 1] % 4]
+            )
+            for s in ups:
+                if found[s] == t - 1:
+                    yield tuple(rest), found[:s] + (found[s] + 1,) + found[s + 1 :]
+            for q, other in enumerate(piles):
+                if q == p:
+                    continue
+                moved = list(rest)
+                if other != (0, 0, 0) and self.top_rank(other, q) == t + 1:
+                    moved[q] = (other[0], other[1] + 1, other[2])
+                elif other == (0, 0, 0) and self.space_takes(t):
+                    moved[q] = (0, 1, t)
+                else:
+                    continue
+                yield tuple(moved), found
+
+    def winnable(self, piles, found) -> bool:
+        seen = {(piles, found)}
+        stack = [(piles, found)]
+        while stack:
+            position = stack.pop()
+            if min(position[1]) == self.rules.ranks:
+                return True
+            for child in self.children(*position):
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+        return False
+
+
+def kernel_state(piles, found) -> np.ndarray:
+    return np.array([p[0] for p in piles] + [p[1] for p in piles] + [p[2] for p in piles] + list(found), np.int8)
+
+
+def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True) -> int:
+    """The kernel's verdict on an abstract position, with fresh tables (CHAIN_WON or CHAIN_LOST)."""
+    ob, oh, _ = search.state_arrays(origin, rules)
+    table = np.zeros(1 << 21, dtype=np.uint64)
+    stack = np.zeros((1 << 14, state.size), dtype=np.int8)
+    meta = np.zeros(H.HMETA_SIZE, dtype=np.int64)
+    if H.chain_start(state, rules.ranks, KEYS, table, stack, meta):
+        return H.CHAIN_WON
+    cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
+    cmeta[C.C_ALLOWANCE] = 1 << 20
+    status = H.chain_walk(
+        ob, C.origin_places(ob, oh), rules.ranks, search._EMPTY_CODES[rules.empty_pile], KEYS, table, stack, meta,
+        1 << 30, np.zeros(C.CAP_SIZE, dtype=np.int32), search._CAPACITY_ZOBRIST, np.zeros(2, dtype=np.uint64),
+        np.zeros(1 << 18, dtype=np.uint64), cmeta, (1 << 14) if capacity else 0,
+    )  # fmt: skip
+    assert status in (H.CHAIN_WON, H.CHAIN_LOST), status
+    return status
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
+    """Same verdict on every abstract position met, with the capacity test inside the walk and without."""
+    rng = random.Random(f"chains-model-{game}")
+    verdicts = {H.CHAIN_WON: 0, H.CHAIN_LOST: 0}
+    for i in range(40):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        for origin, board in walk_positions(rules, rng, 1, steps=12):
+            model = PlainChains(origin, rules)
+            piles, found = model.abstract(board)
+            expected = H.CHAIN_WON if model.winnable(piles, found) else H.CHAIN_LOST
+            state = kernel_state(piles, found)
+            for capacity in (False, True):
+                assert kernel_walk(state, origin, rules, capacity) == expected, (game, capacity, board.to_text())
+            verdicts[expected] += 1
+    assert verdicts[H.CHAIN_WON] >= 40 and verdicts[H.CHAIN_LOST] >= 40, verdicts
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_positions_the_suit_blind_game_loses_are_lost(game):
+    """Wherever the suit-blind game cannot be won, the reference search finds no win; it fires often
+    (395-687 positions a game), also where the capacity relaxation does not."""
+    rng = random.Random(f"chains-sound-{game}")
+    lost = beyond_capacity = 0
+    for i in range(120):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        for origin, board in walk_positions(rules, rng, 1):
+            state = kernel_state(*PlainChains(origin, rules).abstract(board))
+            if kernel_walk(state, origin, rules) != H.CHAIN_LOST:
+                continue
+            assert reference_search(board, rules) is None, (game, board.to_text(), origin.to_text())
+            lost += 1
+            beyond_capacity += not kernel_dead(board, origin, rules)
+    assert lost >= 50 and beyond_capacity >= 5, (lost, beyond_capacity)  # 8 to 95 beyond it, by game
+
+
+def test_a_real_line_maps_to_positions_the_plain_model_can_win():
+    """The claim of the module text along real winning lines: every position of a line the reference
+    search finds abstracts to a position the suit-blind game can win."""
+    rng = random.Random("chains-lines")
+    checked = 0
+    for i in range(60):
+        rules = GAMES[list(GAMES)[i % len(GAMES)]].reduced(*SIZES[i % len(SIZES)])
+        origin = next(walk_positions(rules, rng, 1, steps=1))[0]
+        line = reference_search(origin, rules)
+        if not line:
+            continue
+        model, board = PlainChains(origin, rules), origin
+        for move in line:
+            assert model.winnable(*model.abstract(board)), board.to_text()
+            board = apply_move(board, move, rules)
+            checked += 1
+    assert checked >= 200, checked
+
+
+def _forced_walks(monkeypatch):
+    """solve() with the walk from the first restart on, depth-first runs of 8 positions, and no capacity
+    test in the depth-first search (it proves most small deals lost at the root, before any walk)."""
+    monkeypatch.setattr(search, "_CHAINS_AFTER", 0)
+    monkeypatch.setattr(search, "_run_nodes", lambda restarts: 8)
+    monkeypatch.setattr(search._Search, "capacity_limit", lambda self: 0)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_solve_with_the_walk_agrees_with_the_reference_search(game, monkeypatch):
+    _forced_walks(monkeypatch)
+    rng = random.Random(f"chains-solve-{game}")
+    by_walk = 0
+    for i in range(100):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        board = next(walk_positions(rules, rng, 1, steps=1))[0]
+        result = search.solve(board, rules, search.Budget(seconds=None))
+        expected = "won" if reference_search(board, rules) is not None else "lost"
+        assert result.verdict == expected, (game, board.to_text())
+        by_walk += result.lost_by_chains
+    assert by_walk >= 5, by_walk
+
+
+def test_good_measure_82_is_lost_in_the_suit_blind_game():
+    """A deal depth-first search alone takes 88 s to prove lost; the walk needs ~100,000 positions."""
+    rules = GAMES["good-measure"]
+    run = search._Search(deal(rules, 82), rules, search.Budget())
+    run.start()
+    chains = search._Chains(run, 1 << 30)
+    chains.advance(run, 60.0)
+    assert chains.status == H.CHAIN_LOST and chains.meta[H.H_NODES] < 1_000_000
+
+
+def test_a_walk_short_of_memory_gives_up_and_the_deal_stays_unknown(monkeypatch):
+    monkeypatch.setattr(search, "_CHAINS_AFTER", 0)
+    monkeypatch.setattr(search, "_CHAINS_MEMORY", 2e-3)  # 4 MiB of 2 GiB: room for 90,000 positions
+    rules = GAMES["good-measure"]
+    result = search.solve(deal(rules, 82), rules, search.Budget(seconds=3))
+    assert result.verdict == "unknown" and not result.lost_by_chains and result.chain_positions > 0
