@@ -51,8 +51,8 @@ _CHAINS_CAPACITY_NODES = 1 << 14  # abstract positions one of its capacity tests
 
 def _table_zeros(words: int) -> np.ndarray:
     """A zeroed ``uint64`` array for a hash table, in huge pages where the system grants them: the
-    tables are probed at random, and with 4 KiB pages most probes also miss the TLB (a 462-deal
-    walk of the suit-blind game ran in 27 s instead of 38 s)."""
+    tables are probed at random, and with 4 KiB pages most probes also miss the TLB (measured: the
+    depth-first search 3-8% faster on GM 3 and 214, the suit-blind walk of GM 462 5% faster)."""
     size = 8 * words
     if size < 1 << 21 or not hasattr(mmap, "MADV_HUGEPAGE"):
         return np.zeros(words, dtype=np.uint64)

@@ -217,3 +217,13 @@ def test_a_walk_short_of_memory_gives_up_and_the_deal_stays_unknown(monkeypatch)
     rules = GAMES["good-measure"]
     result = search.solve(deal(rules, 82), rules, search.Budget(seconds=3))
     assert result.verdict == "unknown" and not result.lost_by_chains and result.chain_positions > 0
+
+
+def test_a_batch_record_says_which_search_proved_a_loss(monkeypatch):
+    from solver.batch import solve_record
+
+    monkeypatch.setattr(search, "_CHAINS_AFTER", 0)
+    record = solve_record("good-measure", 82, search.Budget(seconds=30))
+    assert record["verdict"] == "lost" and record["found_by"] == "suit-blind" and record["chain_positions"] > 0
+    record = solve_record("good-measure", 1, search.Budget(seconds=30))  # lost at the root
+    assert record["verdict"] == "lost" and record["found_by"] == "depth-first" and record["chain_positions"] == 0
