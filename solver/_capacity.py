@@ -123,6 +123,18 @@ def _prefix_length(board, heights, origin, origin_heights, p):
     return n
 
 
+@njit(cache=True, inline="always")
+def _set_prefix(cap, origin, cz, ckeys, p, n):
+    """Pile p's prefix is n long: its length, its hash, and its top as a seat (or the pile as a space)."""
+    cap[_LEN + p] = n
+    ckeys[0] ^= cz[0, p, n]
+    ckeys[1] ^= cz[1, p, n]
+    if n == 0:
+        cap[_SPACES] += 1
+    else:
+        cap[_SEATS + _rank(origin[p, n - 1])] += 1
+
+
 @njit(cache=True)
 def abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys):
     """Write the abstraction of the real position into ``cap`` and its hash into ``ckeys``."""
@@ -131,13 +143,7 @@ def abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys):
     ckeys[1] = 0
     for p in range(board.shape[0]):
         n = _prefix_length(board, heights, origin, origin_heights, p)
-        cap[_LEN + p] = n
-        ckeys[0] ^= cz[0, p, n]
-        ckeys[1] ^= cz[1, p, n]
-        if n == 0:
-            cap[_SPACES] += 1
-        else:
-            cap[_SEATS + _rank(origin[p, n - 1])] += 1
+        _set_prefix(cap, origin, cz, ckeys, p, n)
         for i in range(n, heights[p]):
             cap[_FREE + _rank(board[p, i])] += 1
             cap[_SEATS + _rank(board[p, i])] += 1
@@ -365,13 +371,7 @@ def abstract_prefixes(lengths, found, origin, nranks, cap, cz, ckeys):
             cap[_FREE + rank] += 1
     for p in range(origin.shape[0]):
         n = lengths[p]
-        cap[_LEN + p] = n
-        ckeys[0] ^= cz[0, p, n]
-        ckeys[1] ^= cz[1, p, n]
-        if n == 0:
-            cap[_SPACES] += 1
-        else:
-            cap[_SEATS + _rank(origin[p, n - 1])] += 1
+        _set_prefix(cap, origin, cz, ckeys, p, n)
         for i in range(n):
             cap[_FREE + _rank(origin[p, i])] -= 1
     for rank in range(1, nranks + 1):
