@@ -84,6 +84,7 @@ def test_a_full_lost_deal_is_still_proved_lost_after_forgetting(number, monkeypa
     with a table of 2^17 slots (~92,000 entries) that never grows, still lost."""
     monkeypatch.setattr(search, "_FIRST_TABLE_SLOTS", 1 << 17)
     monkeypatch.setattr(search._Search, "grow_table", lambda self: False)
+    monkeypatch.setattr(search, "_CHAINS_AFTER", 1 << 62)  # the depth-first search's proof (the walk finds 836's first)
     rules = GAMES["good-measure"]
     result = solve(deal(rules, number), rules, Budget(seconds=None, states=5_000_000))
     assert result.verdict == LOST and result.evictions >= 2, (result.verdict, result.evictions)
