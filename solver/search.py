@@ -452,13 +452,13 @@ class _Chains:
         began = time.perf_counter()
         rules = run.rules
         while self.status not in (H.CHAIN_WON, H.CHAIN_LOST):
+            if time.perf_counter() - began >= seconds:  # before growing: copying a large table takes a second
+                break
             if self.status in (H.CHAIN_TABLE_FULL, H.CHAIN_STACK_FULL):
                 if not self._grow():
                     self.gave_up = True  # the deal is left to the other searches
                     break
                 self.status = H.CHAIN_PAUSED
-            if time.perf_counter() - began >= seconds:
-                break
             self.status = H.chain_walk(
                 run.origin, run.where, rules.ranks, _EMPTY_CODES[rules.empty_pile], _CHAIN_KEYS, self.table,
                 self.stack, self.meta, _CHAINS_CHUNK, run.cap, _CAPACITY_ZOBRIST, run.ckeys, run.ctable, run.cmeta,
