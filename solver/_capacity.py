@@ -124,11 +124,9 @@ def _prefix_length(board, heights, origin, origin_heights, p):
 
 
 @njit(cache=True, inline="always")
-def _set_prefix(cap, origin, cz, ckeys, p, n):
-    """Pile p's prefix is n long: its length, its hash, and its top as a seat (or the pile as a space)."""
+def _set_prefix(cap, origin, p, n):
+    """Pile p's prefix is n long: its length, and its top as a seat (or the pile as a space)."""
     cap[_LEN + p] = n
-    ckeys[0] ^= cz[0, p, n]
-    ckeys[1] ^= cz[1, p, n]
     if n == 0:
         cap[_SPACES] += 1
     else:
@@ -136,21 +134,31 @@ def _set_prefix(cap, origin, cz, ckeys, p, n):
 
 
 @njit(cache=True)
+def _hash(lengths, found, cz, ckeys):
+    """The hash of the abstract position with these prefix lengths and foundations, into ``ckeys``."""
+    ckeys[0] = 0
+    ckeys[1] = 0
+    for p in range(lengths.shape[0]):
+        ckeys[0] ^= cz[0, p, lengths[p]]
+        ckeys[1] ^= cz[1, p, lengths[p]]
+    for s in range(4):
+        ckeys[0] ^= cz[0, MAX_PILES + s, found[s]]
+        ckeys[1] ^= cz[1, MAX_PILES + s, found[s]]
+
+
+@njit(cache=True)
 def abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys):
     """Write the abstraction of the real position into ``cap`` and its hash into ``ckeys``."""
     cap[_FREE : _SPACES + 1] = 0
-    ckeys[0] = 0
-    ckeys[1] = 0
-    for p in range(board.shape[0]):
+    piles = board.shape[0]
+    for p in range(piles):
         n = _prefix_length(board, heights, origin, origin_heights, p)
-        _set_prefix(cap, origin, cz, ckeys, p, n)
+        _set_prefix(cap, origin, p, n)
         for i in range(n, heights[p]):
             cap[_FREE + _rank(board[p, i])] += 1
             cap[_SEATS + _rank(board[p, i])] += 1
-    for s in range(4):
-        cap[_FOUND + s] = found[s]
-        ckeys[0] ^= cz[0, MAX_PILES + s, found[s]]
-        ckeys[1] ^= cz[1, MAX_PILES + s, found[s]]
+    cap[_FOUND : _FOUND + 4] = found
+    _hash(cap[_LEN : _LEN + piles], found, cz, ckeys)
 
 
 @njit(cache=True)
@@ -357,21 +365,18 @@ def abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
 
 
 @njit(cache=True)
-def abstract_prefixes(lengths, found, origin, nranks, cap, cz, ckeys):
-    """Like ``abstract``, for a position given by its prefix lengths and foundations alone (a position
-    of the suit-blind game, :mod:`solver._chains`): every card neither up nor in a prefix is free."""
+def abstract_prefixes(lengths, found, origin, nranks, cap):
+    """Like ``abstract`` (but for the hash), for a position given by its prefix lengths and foundations
+    alone (a position of the suit-blind game, :mod:`solver._chains`): every card neither up nor in a
+    prefix is free."""
     cap[_FREE : _SPACES + 1] = 0
-    ckeys[0] = 0
-    ckeys[1] = 0
     for s in range(4):
         cap[_FOUND + s] = found[s]
-        ckeys[0] ^= cz[0, MAX_PILES + s, found[s]]
-        ckeys[1] ^= cz[1, MAX_PILES + s, found[s]]
         for rank in range(found[s] + 1, nranks + 1):
             cap[_FREE + rank] += 1
     for p in range(origin.shape[0]):
         n = lengths[p]
-        _set_prefix(cap, origin, cz, ckeys, p, n)
+        _set_prefix(cap, origin, p, n)
         for i in range(n):
             cap[_FREE + _rank(origin[p, i])] -= 1
     for rank in range(1, nranks + 1):
@@ -425,19 +430,12 @@ def capacity_dead_prefixes(
     """``capacity_dead`` for a position of the suit-blind game, given by its prefix lengths and foundations.
 
     Most of these positions share their abstraction with one decided before: look it up first."""
-    ckeys[0] = 0
-    ckeys[1] = 0
-    for p in range(origin.shape[0]):
-        ckeys[0] ^= cz[0, p, lengths[p]]
-        ckeys[1] ^= cz[1, p, lengths[p]]
-    for s in range(4):
-        ckeys[0] ^= cz[0, MAX_PILES + s, found[s]]
-        ckeys[1] ^= cz[1, MAX_PILES + s, found[s]]
+    _hash(lengths, found, cz, ckeys)
     slot = table_lookup(ctable, ckeys[0], ckeys[1])
     if slot >= 0 and table_info(ctable, slot) != CAP_UNKNOWN:
         return table_info(ctable, slot) == CAP_LOST
     node_limit = _test_limit(ctable, cmeta, node_limit)
     if node_limit <= 0:
         return False
-    abstract_prefixes(lengths, found, origin, nranks, cap, cz, ckeys)
+    abstract_prefixes(lengths, found, origin, nranks, cap)
     return _test(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit)
