@@ -428,7 +428,7 @@ class _Chains:
         won = H.chain_start(root, run.rules.ranks, _CHAIN_KEYS, self.table, self.stack, self.meta)
         self.status = H.CHAIN_WON if won else H.CHAIN_PAUSED
         self.gave_up = self.bytes() > memory
-        self.seconds = 0.0
+        self.began, self.seconds = time.perf_counter(), 0.0
 
     def bytes(self) -> int:
         return self.table.nbytes + self.stack.nbytes
@@ -469,6 +469,17 @@ class _Chains:
     def open(self) -> bool:
         """Whether walking on may still decide something."""
         return self.status not in (H.CHAIN_WON, H.CHAIN_LOST) and not self.gave_up
+
+    def take_turn(self, run: _Search, deadline: float | None) -> None:
+        """Walk for the time owed: ``_CHAINS_SHARE`` of the time since the walk began, this turn included."""
+        if not self.open():
+            return
+        now = time.perf_counter()
+        owed = (_CHAINS_SHARE * (now - self.began) - self.seconds) / (1 - _CHAINS_SHARE)
+        if deadline is not None:
+            owed = min(owed, deadline - now)
+        if owed > 0:
+            self.advance(run, owed)
 
 
 def _luby(i: int) -> int:
@@ -581,20 +592,14 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
                 status = K.WON
                 break
         if walk_chains and chains is None and result.states >= _CHAINS_AFTER:
-            chains, chains_began = _Chains(run, chain_memory), time.perf_counter()
-        if chains is not None and chains.open():
-            now = time.perf_counter()
-            # Its share of the time since it began, the slice itself included.
-            slice_ = (_CHAINS_SHARE * (now - chains_began) - chains.seconds) / (1 - _CHAINS_SHARE)
-            if deadline is not None:
-                slice_ = min(slice_, deadline - now)
-            if slice_ > 0:
-                chains.advance(run, slice_)
-                result.chain_positions = int(chains.meta[H.H_NODES])
-                result.memory = max(result.memory, run.memory() + chains.bytes())
-                if chains.status == H.CHAIN_LOST:
-                    status, result.lost_by_chains = K.LOST, True
-                    break
+            chains = _Chains(run, chain_memory)
+        if chains is not None:
+            chains.take_turn(run, deadline)
+            result.chain_positions = int(chains.meta[H.H_NODES])
+            result.memory = max(result.memory, run.memory() + chains.bytes())
+            if chains.status == H.CHAIN_LOST:
+                status, result.lost_by_chains = K.LOST, True
+                break
         result.restarts += 1
     if status == K.LOST:
         result.verdict = LOST
