@@ -30,28 +30,53 @@ The abstract game
     - the top card or slot of a pile (rank t) moves onto a pile whose top
       has rank t + 1, or into an empty pile where the rules let a space take
       rank t (its pile then has n = 0, k = 1, b = t).
-    Won when every card is up.
-Claim: if a real position P can be won, so can its abstraction A(P).
-    Induction on the length of a winning line; the empty tableau is won in
-    both.  Let P -> P' be the line's first move, of card c of rank t, so
-    A(P') can be won.  A move up of a free card, or of a prefix top, is the
-    abstract move up to A(P') (c is free, or the prefix top, in A(P)).  A
-    move of a prefix top elsewhere is the abstract move to A(P'): the
-    prefix shrinks, the target gains a slot of rank t.  A move of a free
-    card onto a card of rank t + 1 or into an empty pile is the abstract move
-    of the source's top slot to A(P') -- unless c lands on its origin place
-    (onto its pile's prefix top, or at the bottom of its empty origin pile),
-    when A(P') has c in the prefix and the abstract move reaches instead the
-    position X that has c in a slot of that pile, rank t, with nothing on
-    it.  X can be won too: play A(P')'s winning line from X.  Until the line
-    moves c, X differs from its position only in that c is a slot of rank t
-    at the bottom of the pile's free cards instead of the prefix top: every
-    pile top has the same rank in both, every card free in the line is free
-    in X (X has c besides), so every move is the same move.  When the line
-    moves c (the prefix top, nothing on it: on a top slot of X), X moves
-    that slot the same way (up as c's suit: c is free in X), and both reach
-    the same position.  The line moves c before it ends, as c must go up.
-    So an abstract position that cannot be won means the real one is lost.
+    Won when every card is up.  Two restrictions (below) leave some
+    positions fewer moves: a *ripe* prefix top goes up at once, and a pile
+    of one card moves it nowhere but up where spaces are useless.
+Claim 1: if a real position P can be won, so can its abstraction A(P) in
+the game without the restrictions.
+    Along a line from P call a card *settled* while it lies in a prefix of
+    P and has not moved since P.  The settled cards of a pile are a run at
+    its bottom that starts the pile's prefix (nothing is taken from under
+    a card that does not move), and every other card of the tableau lies
+    on a card one rank higher or alone at the bottom of a pile: a card free
+    at P by the argument of "Origin, prefix, free cards", a card moved
+    since P where that move put it (its host has not moved since, being
+    covered).  So the position at the end of the line, with the settled
+    runs as prefixes, is an abstract position H; H = A(P) at P.  Every real
+    move is an abstract move from H to the next H: a prefix top (settled,
+    nothing on it) going up or elsewhere is the prefix top's move (the
+    prefix shrinks, the target gains a slot of rank t); any other card is
+    the top slot of its pile and free in H (it has moved, or was free at
+    P), so going up as its suit or onto a card of rank t + 1 or into an
+    empty pile is the slot's move.  (A card put back on its dealt place is
+    a slot there: prefixes never grow.)  So a winning line from P is,
+    step by step, a winning abstract line from A(P).
+Claim 2: the same holds in the game with the restrictions.
+    Ripe: a prefix top c with no slots on it is ripe when the foundation of
+    its suit is at rank(c) - 1 and every foundation is at least
+    rank(c) - 2.  A position with a ripe prefix top has one move: the ripe
+    prefix top of the first such pile goes up.  Lone: where spaces are
+    useless -- an empty pile takes nothing, or only a King and no prefix
+    holds a King above its bottom card (a free King always lies at the
+    bottom of its pile: nothing hosts it) -- a pile of one card (n + k = 1)
+    moves that card only up.  Proof: build a real winning line from P step
+    by step, keeping a winnable position.  If H has a ripe prefix top, play
+    that card up: in the real position it is the top card of its pile, with
+    the foundations of H, so the move is a safe foundation move
+    (:mod:`solver._kernels`, "Safe foundation moves") and the position stays
+    winnable.  Otherwise play the first move of a shortest winning line;
+    it moves no lone card but up where spaces are useless
+    (:mod:`solver._kernels`, "Lone cards stay put"; its condition on Kings
+    is the one above, since a King above the bottom of its pile is a
+    settled one).  Each step sends a card up or shortens the shortest
+    winning line (cards in the tableau, then the length of a shortest
+    winning line, fall lexicographically), so the line ends, won.  By Claim 1's map it is a winning
+    abstract line from A(P), and it obeys both restrictions.  So an
+    abstract position that cannot be won, with the restrictions, means the
+    real one is lost.  (The restrictions depend on the position alone and
+    touch piles with a prefix or every pile alike, so the symmetry below
+    keeps them.)
 Piles without a prefix are interchangeable
     A prefix never grows in the abstract game, and a pile with n = 0 is
     seen only through (k, b): the origin's cards of that pile are free
@@ -63,7 +88,8 @@ Piles without a prefix are interchangeable
 The capacity test prunes the walk
     Write C(X) for the capacity abstraction (:mod:`solver._capacity`) of a
     position X of this game: its prefix lengths and foundations.  Claim: if
-    X can be won here, C(X) can be won in the capacity game.  Induction on
+    X can be won here (with the restrictions or without: a restricted
+    winning line is a winning line), C(X) can be won in the capacity game.  Induction on
     a winning line, as there: C(X) fits (seat each free card in a slot of
     its rank, in any order of suits: a slot lies on a slot one rank higher,
     on a prefix top, or at the bottom of a pile without a prefix), and a
@@ -76,9 +102,10 @@ The capacity test prunes the walk
     neither prefixes nor foundations.  So where the capacity test finds C(X)
     lost, X is lost here too, and the walk expands it no further.
 Deciding the abstract game
-    A depth-first walk from the abstract root with a table of positions
-    met.  It stops at the first won position; when no position is left to
-    expand, every position reachable from the root has been met (or lies
+    A depth-first walk from the abstract root, with the restrictions, and a
+    table of positions met.  It stops at the first won position; when no
+    position is left to expand, every position reachable from the root has
+    been met (or lies
     beyond one the capacity test proved lost) and none is won, so the
     root, and with it the deal, is lost.  The walk keeps its stack in arrays
     and can stop and resume at any time.  Its table stores 95-bit keys, as
@@ -92,7 +119,7 @@ import numpy as np
 from numba import njit
 
 from ._capacity import C_ALLOWANCE, capacity_dead_prefixes
-from ._common import MAX_PILES, TABLE_MAX_LOAD, space_takes, table_find
+from ._common import EMPTY_ANY, EMPTY_KING, MAX_PILES, TABLE_MAX_LOAD, space_takes, table_find
 
 # Status codes of a walk.
 CHAIN_WON, CHAIN_LOST, CHAIN_PAUSED, CHAIN_TABLE_FULL, CHAIN_STACK_FULL = 1, 2, 3, 4, 5
@@ -147,6 +174,34 @@ def _top_rank(state, piles, origin, p):
         bottom = state[2 * piles + p] if n == 0 else origin[p, n - 1] // 4  # the first slot's rank
         return bottom - k + 1
     return origin[p, n - 1] // 4 + 1 if n > 0 else 0
+
+
+@njit(cache=True)
+def _ripe_pile(state, piles, origin):
+    """The first pile whose prefix top is ripe (module text, "Claim 2"); -1 if none."""
+    found = state[3 * piles :]
+    lowest = min(found[0], found[1], found[2], found[3])
+    for p in range(piles):
+        n, k = state[p], state[piles + p]
+        if n > 0 and k == 0:
+            card = origin[p, n - 1]
+            r = card // 4 + 1
+            if found[card % 4] == r - 1 and r <= lowest + 2:
+                return p
+    return -1
+
+
+@njit(cache=True)
+def _spaces_useless(state, piles, origin, nranks, empty_rule):
+    """Whether a lone card may only go up (module text, "Claim 2")."""
+    if empty_rule == EMPTY_ANY:
+        return False
+    if empty_rule == EMPTY_KING:
+        for p in range(piles):
+            for i in range(1, state[p]):
+                if origin[p, i] // 4 + 1 == nranks:
+                    return False
+    return True
 
 
 @njit(cache=True)
@@ -218,6 +273,15 @@ def chain_walk(
         meta[H_NODES] += 1
         cmeta[C_ALLOWANCE] += 1
         found = x[3 * piles :]
+        ripe = _ripe_pile(x, piles, origin)
+        if ripe >= 0:  # its one move
+            child[:] = x
+            child[ripe] -= 1
+            child[3 * piles + origin[ripe, x[ripe] - 1] % 4] += 1
+            if _push(child, True, nranks, zk, table, stack, meta, h, cargs):
+                return CHAIN_WON
+            continue
+        lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
         empty = -1
         for q in range(piles):
             tops[q] = _top_rank(x, piles, origin, q)
@@ -252,6 +316,8 @@ def chain_walk(
                         child[3 * piles + s] += 1
                         if _push(child, True, nranks, zk, table, stack, meta, h, cargs):
                             return CHAIN_WON
+                    continue
+                if lone_stays and n + k == 1:
                     continue
                 for q in range(piles):
                     if q != p and t < nranks and tops[q] == t + 1:
