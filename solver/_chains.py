@@ -77,6 +77,20 @@ Claim 2: the same holds in the game with the restrictions.
     real one is lost.  (The restrictions depend on the position alone and
     touch piles with a prefix or every pile alike, so the symmetry below
     keeps them.)
+Named ranks: from the suit-blind game to the real one
+    The game may keep the suits of the free cards of the m lowest ranks: a
+    slot of such a rank is *named* by its suit.  A named slot goes up as its
+    own suit only and moves with its name; a prefix top of such a rank that
+    leaves becomes a slot named by its suit.  Claims 1 and 2 hold as they
+    stand, H naming each slot by its real card's suit: every real move is
+    still one abstract move (a named slot goes up as its card does), and a
+    named top slot whose card is ripe is the real top card, a safe move, so
+    the ripe rule takes it too with the same proof.  With m = 0 this is the
+    suit-blind game; with every rank named it is the real game itself (each
+    free card is known), so a win of its walk is a real winning line.  A
+    loss at any m proves the deal lost; a larger m loses more positions
+    and meets more.  The capacity test prunes every one of these games
+    (forget the names: a winning line stays a suit-blind winning line).
 Piles without a prefix are interchangeable
     A prefix never grows in the abstract game, and a pile with n = 0 is
     seen only through (k, b): the origin's cards of that pile are free
@@ -105,11 +119,15 @@ Deciding the abstract game
     A depth-first walk from the abstract root, with the restrictions, and a
     table of positions met.  It stops at the first won position; when no
     position is left to expand, every position reachable from the root has
-    been met (or lies
-    beyond one the capacity test proved lost) and none is won, so the
-    root, and with it the deal, is lost.  The walk keeps its stack in arrays
-    and can stop and resume at any time.  Its table stores 95-bit keys, as
-    the search's does (:mod:`solver._kernels`, "Hash"): two positions
+    been met (or lies beyond one the capacity test proved lost) and none is
+    won, so the root, and with it the deal, is lost.  The walk keeps its
+    stack in arrays and can stop and resume at any time.  With each
+    position on the stack it keeps its depth and the move that made it: a
+    position on the stack is a child of the last one expanded one level up
+    (those pushed before that one lie below its children), so the moves to
+    the last positions expanded at each depth are the line to the one
+    expanded now, and once won, to the win.  Its table stores 95-bit keys,
+    as the search's does (:mod:`solver._kernels`, "Hash"): two positions
     taken for one err with chance about n^2 / 2^96 for n stored.
 """
 
@@ -124,16 +142,19 @@ from ._common import EMPTY_ANY, EMPTY_KING, MAX_PILES, TABLE_MAX_LOAD, space_tak
 # Status codes of a walk.
 CHAIN_WON, CHAIN_LOST, CHAIN_PAUSED, CHAIN_TABLE_FULL, CHAIN_STACK_FULL = 1, 2, 3, 4, 5
 # Slots of ``meta``: the stack's height, the table's entries, positions expanded, positions the
-# capacity relaxation found dead.
-H_TOP, H_COUNT, H_NODES, H_DEAD = range(4)
-HMETA_SIZE = 4
+# capacity relaxation found dead, the length of the winning line in ``path`` once won.
+H_TOP, H_COUNT, H_NODES, H_DEAD, H_WON_DEPTH = range(5)
+HMETA_SIZE = 5
 # Rows of the key array: (pile, prefix length), (pile, slots) over a prefix, (slots, bottom rank)
-# of a pile without a prefix, (suit, foundation).
+# of a pile without a prefix, (suit, foundation), then (pile, named slot) and (piles without a
+# prefix, named slot), a named slot indexed by 4 * (rank - 1) + suit.
 _KN = 0
 _KK = _KN + MAX_PILES
 _KS = _KK + MAX_PILES
 _KF = _KS + 16
-_KEY_ROWS = _KF + 4
+_KM = _KF + 4
+_KEY_ROWS = _KM + MAX_PILES + 1
+FOUNDATION_CODE = MAX_PILES  # the target of a move up, in a winning line
 
 
 def chain_keys(seed: int = 20261202) -> np.ndarray:
@@ -141,26 +162,40 @@ def chain_keys(seed: int = 20261202) -> np.ndarray:
     return rng.integers(0, 2**64, size=(2, _KEY_ROWS, 64), dtype=np.uint64, endpoint=False)
 
 
-def root_state(origin_heights: np.ndarray, found: np.ndarray) -> np.ndarray:
-    """The abstract root: every pile its whole prefix, no slots; the foundations."""
+def root_state(origin_heights: np.ndarray, found: np.ndarray, named: int = 0) -> np.ndarray:
+    """The abstract root: every pile its whole prefix, no slots; the foundations; room for the
+    suits of slots of the ``named`` lowest ranks."""
     piles = origin_heights.shape[0]
-    state = np.zeros(3 * piles + 4, dtype=np.int8)
+    state = np.zeros(3 * piles + 4 + piles * named, dtype=np.int8)
     state[:piles] = origin_heights
-    state[3 * piles :] = found
+    state[3 * piles : 3 * piles + 4] = found
     return state
+
+
+@njit(cache=True, inline="always")
+def _named(state, piles):
+    """How many of the lowest ranks the position names (its width tells)."""
+    return (state.shape[0] - 3 * piles - 4) // piles
 
 
 @njit(cache=True)
 def _hash(state, piles, zk, out):
+    m = _named(state, piles)
+    names = 3 * piles + 4
     for w in range(2):
         h = np.uint64(0)
         for p in range(piles):
             n, k = state[p], state[piles + p]
+            g = zk[w, _KN + p, n] ^ zk[w, _KK + p, k] if n > 0 else zk[w, _KS + k, state[2 * piles + p]]
+            row = _KM + (p if n > 0 else MAX_PILES)
+            for r in range(m):
+                suit = state[names + p * m + r]  # suit + 1, or 0: no slot of rank r + 1
+                if suit:
+                    g ^= zk[w, row, 4 * r + suit - 1]
             if n > 0:
-                h ^= zk[w, _KN + p, n] ^ zk[w, _KK + p, k]
-        for p in range(piles):
-            if state[p] == 0:  # piles without a prefix: a sum, so that their order does not count
-                h += zk[w, _KS + state[piles + p], state[2 * piles + p]]
+                h ^= g
+            else:  # piles without a prefix: a sum, so that their order does not count
+                h += g
         for s in range(4):
             h ^= zk[w, _KF + s, state[3 * piles + s]]
         out[w] = h
@@ -177,17 +212,27 @@ def _top_rank(state, piles, origin, p):
 
 
 @njit(cache=True)
-def _ripe_pile(state, piles, origin):
-    """The first pile whose prefix top is ripe (module text, "Claim 2"); -1 if none."""
-    found = state[3 * piles :]
+def _top_suit(state, piles, origin, p, t):
+    """The suit of pile p's top (of rank t) when the position knows it, else -1."""
+    n, k = state[p], state[piles + p]
+    if k == 0:
+        return origin[p, n - 1] % 4
+    m = _named(state, piles)
+    return state[3 * piles + 4 + p * m + t - 1] - 1 if t <= m else -1
+
+
+@njit(cache=True)
+def _ripe_pile(state, piles, origin, tops):
+    """The first pile whose top is ripe (module text, "Claim 2"); -1 if none."""
+    found = state[3 * piles : 3 * piles + 4]
     lowest = min(found[0], found[1], found[2], found[3])
     for p in range(piles):
-        n, k = state[p], state[piles + p]
-        if n > 0 and k == 0:
-            card = origin[p, n - 1]
-            r = card // 4 + 1
-            if found[card % 4] == r - 1 and r <= lowest + 2:
-                return p
+        t = tops[p]
+        if t == 0 or t > lowest + 2:
+            continue
+        suit = _top_suit(state, piles, origin, p, t)
+        if suit >= 0 and found[suit] == t - 1:
+            return p
     return -1
 
 
@@ -205,54 +250,64 @@ def _spaces_useless(state, piles, origin, nranks, empty_rule):
 
 
 @njit(cache=True)
-def _push(child, test, nranks, zk, table, stack, meta, h, cargs):
-    """Store the child if new and put it on the stack, unless it is dead; True when it is won.
+def _push(child, test, nranks, zk, table, stack, trail, meta, h, cargs, depth, src, dst):
+    """Store the child if new and put it on the stack, with its depth and the move that made it,
+    unless it is dead; True when it is won.
 
     ``test``: its prefixes or foundations changed, so the capacity relaxation may find it dead."""
-    piles = (child.shape[0] - 4) // 3
+    empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit = cargs
+    piles = origin.shape[0]
     _hash(child, piles, zk, h)
     if table_find(table, h[0], h[1], 1) >= 0:
         return False
     meta[H_COUNT] += 1
-    found = child[3 * piles :]
+    found = child[3 * piles : 3 * piles + 4]
     if min(found[0], found[1], found[2], found[3]) >= nranks:
         return True
-    if test:
-        empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit = cargs
-        if capacity_dead_prefixes(
-            child[:piles], found, nranks, empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit
-        ):
-            meta[H_DEAD] += 1
-            return False
-    stack[meta[H_TOP]] = child
-    meta[H_TOP] += 1
+    if test and capacity_dead_prefixes(
+        child[:piles], found, nranks, empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit
+    ):
+        meta[H_DEAD] += 1
+        return False
+    top = meta[H_TOP]
+    stack[top] = child
+    trail[top, 0], trail[top, 1], trail[top, 2] = depth, src, dst
+    meta[H_TOP] = top + 1
     return False
 
 
 @njit(cache=True)
-def chain_start(root, nranks, zk, table, stack, meta):
+def chain_start(root, piles, nranks, zk, table, stack, trail, meta):
     """Put the root on an empty walk; True when it is won already."""
     meta[:] = 0
     h = np.zeros(2, dtype=np.uint64)
-    _hash(root, (root.shape[0] - 4) // 3, zk, h)
+    _hash(root, piles, zk, h)
     table_find(table, h[0], h[1], 1)
     meta[H_COUNT] = 1
     stack[0] = root
+    trail[0, 0] = 0
     meta[H_TOP] = 1
-    return root[-4:].min() >= nranks
+    return root[3 * piles : 3 * piles + 4].min() >= nranks
 
 
 @njit(cache=True)
 def chain_walk(
-    origin, where, nranks, empty_rule, zk, table, stack, meta, node_limit, cap, cz, ckeys, ctable, cmeta, cap_limit
-):
+    origin, where, nranks, empty_rule, zk, table, stack, trail, path, meta, node_limit, cap, cz, ckeys, ctable, cmeta,
+    cap_limit,
+):  # fmt: skip
     """Expand at most ``node_limit`` positions; returns a status (module text, "Deciding").
 
+    ``trail`` holds the depth of each position on the stack and the move (source pile, target pile
+    or ``FOUNDATION_CODE``) that made it; ``path[d]`` the move to the position of depth d last
+    expanded (a position on the stack is a child of the last one expanded at the depth above it), so
+    once won ``path[1 : meta[H_WON_DEPTH] + 1]`` is the winning line.
     The capacity relaxation's cache ``ctable`` and counters ``cmeta`` are the depth-first search's
     (same origin, same abstract game); each position expanded adds one to its allowance."""
     piles = origin.shape[0]
     cargs = (empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit)
-    width = 3 * piles + 4
+    width = stack.shape[1]
+    names = 3 * piles + 4
+    m = (width - names) // piles
     x = np.zeros(width, dtype=np.int8)
     after = np.zeros(width, dtype=np.int8)
     child = np.zeros(width, dtype=np.int8)
@@ -266,27 +321,34 @@ def chain_walk(
         # A position has at most 9 children a pile: 4 suits up, 4 hosts of the next rank, a space.
         if meta[H_COUNT] + 9 * piles >= room:
             return CHAIN_TABLE_FULL
-        if meta[H_TOP] + 9 * piles >= stack.shape[0]:
+        top = meta[H_TOP] - 1
+        depth = trail[top, 0]
+        if top + 9 * piles >= stack.shape[0] or depth + 2 >= path.shape[0]:
             return CHAIN_STACK_FULL
-        meta[H_TOP] -= 1
-        x[:] = stack[meta[H_TOP]]
+        meta[H_TOP] = top
+        x[:] = stack[top]
+        path[depth, 0], path[depth, 1] = trail[top, 1], trail[top, 2]
+        meta[H_WON_DEPTH] = depth + 1  # should a child be won
+        depth += 1
         meta[H_NODES] += 1
         cmeta[C_ALLOWANCE] += 1
-        found = x[3 * piles :]
-        ripe = _ripe_pile(x, piles, origin)
-        if ripe >= 0:  # its one move
-            child[:] = x
-            child[ripe] -= 1
-            child[3 * piles + origin[ripe, x[ripe] - 1] % 4] += 1
-            if _push(child, True, nranks, zk, table, stack, meta, h, cargs):
-                return CHAIN_WON
-            continue
-        lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
+        found = x[3 * piles : 3 * piles + 4]
         empty = -1
         for q in range(piles):
             tops[q] = _top_rank(x, piles, origin, q)
             if tops[q] == 0 and empty < 0:
                 empty = q
+        ripe = _ripe_pile(x, piles, origin, tops)
+        if ripe >= 0:  # its one move
+            t = tops[ripe]
+            child[:] = x
+            child[3 * piles + _top_suit(x, piles, origin, ripe, t)] += 1
+            _take_top(child, piles, m, ripe, t)
+            path[depth, 0], path[depth, 1] = ripe, FOUNDATION_CODE
+            if _push(child, True, nranks, zk, table, stack, trail, meta, h, cargs, depth, ripe, FOUNDATION_CODE):
+                return CHAIN_WON
+            continue
+        lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
         # The walk expands the last child first: push moves of slots, then prefix tops leaving,
         # then moves up, so that it heads for a win (which ends a walk at once).
         for stage in range(3):
@@ -295,26 +357,23 @@ def chain_walk(
                 n, k = x[p], x[piles + p]
                 if t == 0 or (stage == 0 and k == 0) or (stage == 1 and k > 0):
                     continue
+                known = _top_suit(x, piles, origin, p, t)  # -1 for a slot whose suit is forgotten
                 after[:] = x
-                if k > 0:
-                    after[piles + p] = k - 1
-                    if k == 1 and n == 0:
-                        after[2 * piles + p] = 0
-                else:
-                    after[p] = n - 1
+                _take_top(after, piles, m, p, t)
                 if stage == 2:
                     for s in range(4):
-                        card = (t - 1) * 4 + s
-                        if found[s] != t - 1:
+                        if found[s] != t - 1 or (known >= 0 and s != known):
                             continue
-                        if k == 0 and card != origin[p, n - 1]:
-                            continue  # a prefix top goes up as itself
+                        card = (t - 1) * 4 + s
                         q = where[0, card]
-                        if k > 0 and where[1, card] < x[q]:
+                        if known < 0 and where[1, card] < x[q]:
                             continue  # a slot goes up as a free card of its rank, not one in a prefix
                         child[:] = after
                         child[3 * piles + s] += 1
-                        if _push(child, True, nranks, zk, table, stack, meta, h, cargs):
+                        path[depth, 0], path[depth, 1] = p, FOUNDATION_CODE
+                        if _push(
+                            child, True, nranks, zk, table, stack, trail, meta, h, cargs, depth, p, FOUNDATION_CODE
+                        ):
                             return CHAIN_WON
                     continue
                 if lone_stays and n + k == 1:
@@ -322,14 +381,38 @@ def chain_walk(
                 for q in range(piles):
                     if q != p and t < nranks and tops[q] == t + 1:
                         child[:] = after
-                        child[piles + q] += 1
-                        if _push(child, k == 0, nranks, zk, table, stack, meta, h, cargs):
+                        _put(child, piles, m, q, t, known)
+                        path[depth, 0], path[depth, 1] = p, q
+                        if _push(child, k == 0, nranks, zk, table, stack, trail, meta, h, cargs, depth, p, q):
                             return CHAIN_WON
                 lone_slot = n == 0 and k == 1  # into another empty pile: the same position (module text)
                 if empty >= 0 and not lone_slot and space_takes(t, nranks, empty_rule):
                     child[:] = after
-                    child[piles + empty] = 1
                     child[2 * piles + empty] = t
-                    if _push(child, k == 0, nranks, zk, table, stack, meta, h, cargs):
+                    _put(child, piles, m, empty, t, known)
+                    path[depth, 0], path[depth, 1] = p, empty
+                    if _push(child, k == 0, nranks, zk, table, stack, trail, meta, h, cargs, depth, p, empty):
                         return CHAIN_WON
     return CHAIN_LOST
+
+
+@njit(cache=True)
+def _take_top(state, piles, m, p, t):
+    """Take pile p's top card or slot (rank t) off."""
+    k = state[piles + p]
+    if k == 0:
+        state[p] -= 1
+        return
+    state[piles + p] = k - 1
+    if k == 1 and state[p] == 0:
+        state[2 * piles + p] = 0
+    if t <= m:
+        state[3 * piles + 4 + p * m + t - 1] = 0
+
+
+@njit(cache=True)
+def _put(state, piles, m, q, t, suit):
+    """Put a slot of rank t (and of ``suit`` where its rank is named) on pile q."""
+    state[piles + q] += 1
+    if t <= m:
+        state[3 * piles + 4 + q * m + t - 1] = suit + 1

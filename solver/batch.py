@@ -65,13 +65,15 @@ def solve_record(rules: Rules | str, number: int, budget: Budget) -> dict:
         "evictions": result.evictions,
         "found_by": _found_by(result),
         "chain_positions": result.chain_positions,
+        "chain_named": result.chain_named,
     }
 
 
 def _found_by(result: SolveResult) -> str:
-    """Which search decided: "beam" or "depth-first" for a win; "suit-blind" or "depth-first" for a loss."""
+    """Which search decided: "beam", "walk" (of the real game, solver/_chains.py) or "depth-first" for a win;
+    "suit-blind" (a walk) or "depth-first" for a loss."""
     if result.verdict == "won":
-        return "beam" if result.won_by_beam else "depth-first"
+        return "beam" if result.won_by_beam else "walk" if result.won_by_walk else "depth-first"
     if result.verdict == "lost":
         return "suit-blind" if result.lost_by_chains else "depth-first"
     return ""

@@ -47,6 +47,7 @@ _CHAINS_MEMORY = 0.4  # ... and of the memory budget (2 GiB: room for 14M positi
 _CHAINS_FIRST_SLOTS = 1 << 16
 _CHAINS_CHUNK = 1 << 14  # positions between two looks at the clock (about 40 ms)
 _CHAINS_CAPACITY_NODES = 1 << 14  # abstract positions one of its capacity tests may search
+_CHAINS_NAMED = (0, 5)  # ranks named in the games walked before the real game (solver/_chains.py)
 
 
 def _table_zeros(words: int) -> np.ndarray:
@@ -100,8 +101,10 @@ class SolveResult:
     evictions: int = 0  # times the table, full at its largest, forgot half its lost marks
     beams: int = 0  # beam searches run between depth-first runs
     won_by_beam: bool = False  # the winning line came from a beam search
-    chain_positions: int = 0  # positions of the suit-blind game expanded (solver/_chains.py)
-    lost_by_chains: bool = False  # the suit-blind game of the deal cannot be won
+    chain_positions: int = 0  # positions of the suit-blind games expanded (solver/_chains.py)
+    chain_named: int = 0  # ... ranks named in the last of them (all: the real game)
+    lost_by_chains: bool = False  # a suit-blind game of the deal cannot be won
+    won_by_walk: bool = False  # the winning line came from the walk of the real game
 
 
 def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -413,25 +416,49 @@ def _beam_search(
 
 
 class _Chains:
-    """The walk of the deal's suit-blind game (:mod:`solver._chains`), run in slices between
-    depth-first runs, within its own share of the memory; ``status`` says where it stands."""
+    """The walks of the deal's suit-blind games (:mod:`solver._chains`), run in slices between
+    depth-first runs, within their own share of the memory; ``status`` says where they stand.
+
+    One game after another, each naming more ranks (``_CHAINS_NAMED``, then every rank: the real
+    game): a walk that ends lost proves the deal lost; one that ends won hands over to the next
+    game, and the real game's win is a winning line."""
 
     def __init__(self, run: _Search, memory: int):
         self.memory = memory
-        root = H.root_state(run.origin_heights, run.origin_found)
+        ranks = run.rules.ranks
+        self.stages = [m for m in _CHAINS_NAMED if m < ranks] + [ranks]
+        self.stage = -1
+        self.positions = 0  # expanded in the walks before this one
+        self.began, self.seconds = time.perf_counter(), 0.0
+        self._next_game(run)
+
+    def _next_game(self, run: _Search) -> None:
+        self.stage += 1
+        self.table = self.stack = None  # let the last game's arrays go first
+        root = H.root_state(run.origin_heights, run.origin_found, self.named())
         slots = _CHAINS_FIRST_SLOTS
-        while slots > 1024 and 16 * slots > memory // 4:  # room to grow before the first doubling
+        while slots > 1024 and 16 * slots > self.memory // 4:  # room to grow before the first doubling
             slots //= 2
         self.table = _table_zeros(2 * slots)
         self.stack = np.zeros((1 << 12, root.size), dtype=np.int8)
+        self.trail = np.zeros((1 << 12, 3), dtype=np.int32)
+        self.path = np.zeros((1 << 12, 2), dtype=np.int32)
         self.meta = np.zeros(H.HMETA_SIZE, dtype=np.int64)
-        won = H.chain_start(root, run.rules.ranks, _CHAIN_KEYS, self.table, self.stack, self.meta)
+        won = H.chain_start(
+            root, run.rules.piles, run.rules.ranks, _CHAIN_KEYS, self.table, self.stack, self.trail, self.meta
+        )
         self.status = H.CHAIN_WON if won else H.CHAIN_PAUSED
-        self.gave_up = self.bytes() > memory
-        self.began, self.seconds = time.perf_counter(), 0.0
+        self.gave_up = self.bytes() > self.memory
+
+    def named(self) -> int:
+        """How many of the lowest ranks the game walked now keeps the suits of."""
+        return self.stages[self.stage]
+
+    def expanded(self) -> int:
+        return self.positions + int(self.meta[H.H_NODES])
 
     def bytes(self) -> int:
-        return self.table.nbytes + self.stack.nbytes
+        return self.table.nbytes + self.stack.nbytes + self.trail.nbytes + self.path.nbytes
 
     def _grow(self) -> bool:
         """Double the table or the stack, whichever is full; False when that would pass ``memory``."""
@@ -442,18 +469,35 @@ class _Chains:
             _common.table_copy(self.table, new)
             self.table = new
         else:
-            if self.bytes() + self.stack.nbytes > self.memory:
+            if 2 * self.bytes() - self.table.nbytes > self.memory:
                 return False
             self.stack = np.concatenate([self.stack, np.zeros_like(self.stack)])
+            self.trail = np.concatenate([self.trail, np.zeros_like(self.trail)])
+            self.path = np.concatenate([self.path, np.zeros_like(self.path)])
         return True
+
+    def won(self) -> bool:
+        """Whether the real game's walk found a win."""
+        return self.status == H.CHAIN_WON and self.stage == len(self.stages) - 1
+
+    def winning_line(self, run: _Search) -> list[Move]:
+        """The real game's winning line from the deal: the root's safe moves, then the walk's."""
+        moves = [Move(int(p)) for p in run.auto_src[: run.meta[K.M_ROOT_AUTOS]]]
+        for src, dst in self.path[1 : self.meta[H.H_WON_DEPTH] + 1]:
+            moves.append(Move(int(src), None if dst == H.FOUNDATION_CODE else int(dst)))
+        return moves
 
     def advance(self, run: _Search, seconds: float) -> None:
         """Walk on for about ``seconds`` (with the latest search's capacity cache, which grows)."""
         began = time.perf_counter()
         rules = run.rules
-        while self.status not in (H.CHAIN_WON, H.CHAIN_LOST):
+        while self.open():
             if time.perf_counter() - began >= seconds:  # before growing: copying a large table takes a second
                 break
+            if self.status == H.CHAIN_WON:
+                self.positions = self.expanded()
+                self._next_game(run)
+                continue
             if self.status in (H.CHAIN_TABLE_FULL, H.CHAIN_STACK_FULL):
                 if not self._grow():
                     self.gave_up = True  # the deal is left to the other searches
@@ -461,14 +505,14 @@ class _Chains:
                 self.status = H.CHAIN_PAUSED
             self.status = H.chain_walk(
                 run.origin, run.where, rules.ranks, _EMPTY_CODES[rules.empty_pile], _CHAIN_KEYS, self.table,
-                self.stack, self.meta, _CHAINS_CHUNK, run.cap, _CAPACITY_ZOBRIST, run.ckeys, run.ctable, run.cmeta,
-                _CHAINS_CAPACITY_NODES,
+                self.stack, self.trail, self.path, self.meta, _CHAINS_CHUNK, run.cap, _CAPACITY_ZOBRIST, run.ckeys,
+                run.ctable, run.cmeta, _CHAINS_CAPACITY_NODES,
             )  # fmt: skip
         self.seconds += time.perf_counter() - began
 
     def open(self) -> bool:
         """Whether walking on may still decide something."""
-        return self.status not in (H.CHAIN_WON, H.CHAIN_LOST) and not self.gave_up
+        return self.status != H.CHAIN_LOST and not self.won() and not self.gave_up
 
     def take_turn(self, run: _Search, deadline: float | None) -> None:
         """Walk for the time owed: ``_CHAINS_SHARE`` of the time since the walk began, this turn included."""
@@ -556,7 +600,10 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
     From then on too the game is walked with the suits of moved cards
     forgotten (:mod:`solver._chains`), in slices that take half the time
     until it ends: when that game cannot be won, neither can the deal.
-    It holds its own share of the memory, ``_CHAINS_MEMORY``.
+    When it can, the walk goes on with the suits of the five lowest ranks
+    kept, then with every suit kept -- the real game, whose win is a
+    winning line, replayed like any other.  The walks hold their own share
+    of the memory, ``_CHAINS_MEMORY``.
     """
     check_supported(rules)
     budget = budget or Budget()
@@ -595,10 +642,13 @@ def solve(board: Board, rules: Rules, budget: Budget | None = None, *, shorten_m
             chains = _Chains(run, chain_memory)
         if chains is not None:
             chains.take_turn(run, deadline)
-            result.chain_positions = int(chains.meta[H.H_NODES])
+            result.chain_positions, result.chain_named = chains.expanded(), chains.named()
             result.memory = max(result.memory, run.memory() + chains.bytes())
             if chains.status == H.CHAIN_LOST:
                 status, result.lost_by_chains = K.LOST, True
+                break
+            if chains.won():
+                path, result.won_by_walk, status = chains.winning_line(run), True, K.WON
                 break
         result.restarts += 1
     if status == K.LOST:

@@ -19,7 +19,7 @@ from solver import _chains as H
 from solver import search
 from solver.board import Board
 from solver.deals import deal
-from solver.engine import apply_move, reference_search
+from solver.engine import apply_move, is_solution, reference_search
 from solver.rules import EMPTY_ANY, EMPTY_KING, GAMES
 
 KEYS = H.chain_keys()
@@ -137,8 +137,16 @@ class PlainChains:
         return tuple(pile if pile[0] else next(bare) for pile in piles), found
 
 
-def kernel_state(piles, found) -> np.ndarray:
-    return np.array([p[0] for p in piles] + [p[1] for p in piles] + [p[2] for p in piles] + list(found), np.int8)
+def kernel_state(piles, found, board: Board | None = None, named: int = 0) -> np.ndarray:
+    """The kernel's abstract position; with ``named`` > 0, the suits of the board's free cards of the
+    ``named`` lowest ranks too."""
+    names = [0] * (len(piles) * named)
+    for p, (n, _, _) in enumerate(piles):
+        for card in board.piles[p][n:] if named else ():
+            if rank(card) <= named:
+                names[p * named + rank(card) - 1] = card % 4 + 1
+    values = [p[0] for p in piles] + [p[1] for p in piles] + [p[2] for p in piles] + list(found) + names
+    return np.array(values, np.int8)
 
 
 def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True, met: list | None = None) -> int:
@@ -147,15 +155,16 @@ def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True, 
     ob, oh, _ = search.state_arrays(origin, rules)
     table = np.zeros(1 << 21, dtype=np.uint64)
     stack = np.zeros((1 << 14, state.size), dtype=np.int8)
+    trail, path = np.zeros((1 << 14, 3), dtype=np.int32), np.zeros((1 << 14, 2), dtype=np.int32)
     meta = np.zeros(H.HMETA_SIZE, dtype=np.int64)
-    if H.chain_start(state, rules.ranks, KEYS, table, stack, meta):
+    if H.chain_start(state, rules.piles, rules.ranks, KEYS, table, stack, trail, meta):
         return H.CHAIN_WON
     cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
     cmeta[C.C_ALLOWANCE] = 1 << 20
     status = H.chain_walk(
-        ob, C.origin_places(ob, oh), rules.ranks, search._EMPTY_CODES[rules.empty_pile], KEYS, table, stack, meta,
-        1 << 30, np.zeros(C.CAP_SIZE, dtype=np.int32), search._CAPACITY_ZOBRIST, np.zeros(2, dtype=np.uint64),
-        np.zeros(1 << 18, dtype=np.uint64), cmeta, (1 << 14) if capacity else 0,
+        ob, C.origin_places(ob, oh), rules.ranks, search._EMPTY_CODES[rules.empty_pile], KEYS, table, stack, trail,
+        path, meta, 1 << 30, np.zeros(C.CAP_SIZE, dtype=np.int32), search._CAPACITY_ZOBRIST,
+        np.zeros(2, dtype=np.uint64), np.zeros(1 << 18, dtype=np.uint64), cmeta, (1 << 14) if capacity else 0,
     )  # fmt: skip
     assert status in (H.CHAIN_WON, H.CHAIN_LOST), status
     if met is not None:
@@ -188,6 +197,41 @@ def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
                 restricted_fewer += unrestricted.reachable(piles, found, canonical=True)[1] > reached
             verdicts[expected] += 1
     assert verdicts[H.CHAIN_WON] >= 40 and verdicts[H.CHAIN_LOST] >= 40 and restricted_fewer >= 20, verdicts
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_with_every_rank_named_the_walk_decides_the_real_game(game):
+    """Naming every rank keeps every suit: the walk's game is the real one (with the restrictions of
+    the module's Claim 2), so its verdict is the reference search's, won and lost alike."""
+    rng = random.Random(f"chains-real-{game}")
+    verdicts = {H.CHAIN_WON: 0, H.CHAIN_LOST: 0}
+    for i in range(30):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        for origin, board in walk_positions(rules, rng, 1, steps=8):
+            abstract = PlainChains(origin, rules).abstract(board)
+            expected = H.CHAIN_WON if reference_search(board, rules) is not None else H.CHAIN_LOST
+            assert kernel_walk(kernel_state(*abstract, board, rules.ranks), origin, rules) == expected, (
+                game, board.to_text(), origin.to_text()
+            )  # fmt: skip
+            verdicts[expected] += 1
+    assert verdicts[H.CHAIN_WON] >= 20 and verdicts[H.CHAIN_LOST] >= 20, verdicts
+
+
+@pytest.mark.parametrize("named", [1, 2, 3])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_positions_a_game_with_named_ranks_loses_are_lost(game, named):
+    """With the suits of the lowest ranks kept too, every position the walk loses is lost."""
+    rng = random.Random(f"chains-named-{game}-{named}")
+    lost = 0
+    for i in range(60):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        for origin, board in walk_positions(rules, rng, 1):
+            abstract = PlainChains(origin, rules).abstract(board)
+            if kernel_walk(kernel_state(*abstract, board, named), origin, rules) != H.CHAIN_LOST:
+                continue
+            assert reference_search(board, rules) is None, (game, board.to_text(), origin.to_text())
+            lost += 1
+    assert lost >= 50, lost
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -247,7 +291,7 @@ def _forced_walks(monkeypatch):
 def test_solve_with_the_walk_agrees_with_the_reference_search(game, monkeypatch):
     _forced_walks(monkeypatch)
     rng = random.Random(f"chains-solve-{game}")
-    by_walk = 0
+    by_walk = won_by_walk = 0
     for i in range(100):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         board = next(walk_positions(rules, rng, 1, steps=1))[0]
@@ -255,7 +299,8 @@ def test_solve_with_the_walk_agrees_with_the_reference_search(game, monkeypatch)
         expected = "won" if reference_search(board, rules) is not None else "lost"
         assert result.verdict == expected, (game, board.to_text())
         by_walk += result.lost_by_chains
-    assert by_walk >= 5, by_walk
+        won_by_walk += result.won_by_walk  # solve() replays every winning line
+    assert by_walk >= 5 and won_by_walk >= 5, (by_walk, won_by_walk)
 
 
 def test_good_measure_82_is_lost_in_the_suit_blind_game():
@@ -266,6 +311,32 @@ def test_good_measure_82_is_lost_in_the_suit_blind_game():
     chains = search._Chains(run, 1 << 30)
     chains.advance(run, 60.0)
     assert chains.status == H.CHAIN_LOST and chains.meta[H.H_NODES] < 1_000_000
+
+
+def _walk_the_games(game: str, number: int) -> tuple[search._Chains, search._Search]:
+    rules = GAMES[game]
+    run = search._Search(deal(rules, number), rules, search.Budget())
+    run.start()
+    chains = search._Chains(run, 1 << 30)
+    while chains.open():
+        chains.advance(run, 60.0)
+    return chains, run
+
+
+def test_good_measure_505_is_lost_once_five_ranks_are_named():
+    """Its suit-blind game is won; with the suits of Aces to Fives kept, lost (depth-first search: 52 s)."""
+    chains, _ = _walk_the_games("good-measure", 505)
+    assert chains.stage == 1 and chains.named() == 5 and chains.status == H.CHAIN_LOST
+    assert chains.expanded() < 1_000_000
+
+
+def test_good_measure_538_is_won_by_the_walk_of_the_real_game():
+    """A deal the depth-first search and beams leave unknown after 60 s; the real game's walk wins it in
+    about 50,000 positions, with a line the reference engine replays."""
+    chains, run = _walk_the_games("good-measure", 538)
+    rules = GAMES["good-measure"]
+    assert chains.won() and chains.named() == rules.ranks and chains.expanded() < 200_000
+    assert is_solution(deal(rules, 538), chains.winning_line(run), rules)
 
 
 def test_a_walk_short_of_memory_gives_up_and_the_deal_stays_unknown(monkeypatch):
