@@ -212,25 +212,26 @@ def _top_rank(state, piles, origin, p):
 
 
 @njit(cache=True)
-def _top_suit(state, piles, origin, p, t):
-    """The suit of pile p's top (of rank t) when the position knows it, else -1."""
+def _top_suit(state, piles, m, origin, p, t):
+    """The suit of pile p's top (of rank t) when the position knows it, else -1 (``m`` ranks named)."""
     n, k = state[p], state[piles + p]
     if k == 0:
         return origin[p, n - 1] % 4
-    m = _named(state, piles)
     return state[3 * piles + 4 + p * m + t - 1] - 1 if t <= m else -1
 
 
 @njit(cache=True)
-def _ripe_pile(state, piles, origin, tops):
+def _ripe_pile(state, piles, m, origin):
     """The first pile whose top is ripe (module text, "Claim 2"); -1 if none."""
     found = state[3 * piles : 3 * piles + 4]
     lowest = min(found[0], found[1], found[2], found[3])
     for p in range(piles):
-        t = tops[p]
+        if state[piles + p] > 0 and m == 0:
+            continue  # a slot whose suit is forgotten
+        t = _top_rank(state, piles, origin, p)
         if t == 0 or t > lowest + 2:
             continue
-        suit = _top_suit(state, piles, origin, p, t)
+        suit = _top_suit(state, piles, m, origin, p, t)
         if suit >= 0 and found[suit] == t - 1:
             return p
     return -1
@@ -333,22 +334,22 @@ def chain_walk(
         meta[H_NODES] += 1
         cmeta[C_ALLOWANCE] += 1
         found = x[3 * piles : 3 * piles + 4]
-        empty = -1
-        for q in range(piles):
-            tops[q] = _top_rank(x, piles, origin, q)
-            if tops[q] == 0 and empty < 0:
-                empty = q
-        ripe = _ripe_pile(x, piles, origin, tops)
+        ripe = _ripe_pile(x, piles, m, origin)
         if ripe >= 0:  # its one move
-            t = tops[ripe]
+            t = _top_rank(x, piles, origin, ripe)
             child[:] = x
-            child[3 * piles + _top_suit(x, piles, origin, ripe, t)] += 1
+            child[3 * piles + _top_suit(x, piles, m, origin, ripe, t)] += 1
             _take_top(child, piles, m, ripe, t)
             path[depth, 0], path[depth, 1] = ripe, FOUNDATION_CODE
             if _push(child, True, nranks, zk, table, stack, trail, meta, h, cargs, depth, ripe, FOUNDATION_CODE):
                 return CHAIN_WON
             continue
         lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
+        empty = -1
+        for q in range(piles):
+            tops[q] = _top_rank(x, piles, origin, q)
+            if tops[q] == 0 and empty < 0:
+                empty = q
         # The walk expands the last child first: push moves of slots, then prefix tops leaving,
         # then moves up, so that it heads for a win (which ends a walk at once).
         for stage in range(3):
@@ -357,7 +358,7 @@ def chain_walk(
                 n, k = x[p], x[piles + p]
                 if t == 0 or (stage == 0 and k == 0) or (stage == 1 and k > 0):
                     continue
-                known = _top_suit(x, piles, origin, p, t)  # -1 for a slot whose suit is forgotten
+                known = _top_suit(x, piles, m, origin, p, t)  # -1 for a slot whose suit is forgotten
                 after[:] = x
                 _take_top(after, piles, m, p, t)
                 if stage == 2:
