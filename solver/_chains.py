@@ -71,8 +71,9 @@ Claim 2: the same holds in the game with the restrictions.
     is the one above, since a King above the bottom of its pile is a
     settled one).  Each step sends a card up or shortens the shortest
     winning line (cards in the tableau, then the length of a shortest
-    winning line, fall lexicographically), so the line ends, won.  By Claim 1's map it is a winning
-    abstract line from A(P), and it obeys both restrictions.  So an
+    winning line, fall lexicographically), so the line ends, won.  By
+    Claim 1's map it is a winning abstract line from A(P), and it obeys
+    both restrictions.  So an
     abstract position that cannot be won, with the restrictions, means the
     real one is lost.  (The restrictions depend on the position alone and
     touch piles with a prefix or every pile alike, so the symmetry below
@@ -103,8 +104,8 @@ The capacity test prunes the walk
     Write C(X) for the capacity abstraction (:mod:`solver._capacity`) of a
     position X of this game: its prefix lengths and foundations.  Claim: if
     X can be won here (with the restrictions or without: a restricted
-    winning line is a winning line), C(X) can be won in the capacity game.  Induction on
-    a winning line, as there: C(X) fits (seat each free card in a slot of
+    winning line is a winning line), C(X) can be won in the capacity
+    game.  Induction on a winning line, as there: C(X) fits (seat each free card in a slot of
     its rank, in any order of suits: a slot lies on a slot one rank higher,
     on a prefix top, or at the bottom of a pile without a prefix), and a
     move of X is a capacity move to C(X') or leaves C(X) as it is.  A slot
@@ -137,7 +138,7 @@ import numpy as np
 from numba import njit
 
 from ._capacity import C_ALLOWANCE, capacity_dead_prefixes
-from ._common import EMPTY_ANY, EMPTY_KING, MAX_PILES, TABLE_MAX_LOAD, space_takes, table_find
+from ._common import EMPTY_ANY, EMPTY_KING, FOUNDATION, MAX_PILES, TABLE_MAX_LOAD, space_takes, table_find
 
 # Status codes of a walk.
 CHAIN_WON, CHAIN_LOST, CHAIN_PAUSED, CHAIN_TABLE_FULL, CHAIN_STACK_FULL = 1, 2, 3, 4, 5
@@ -154,7 +155,6 @@ _KS = _KK + MAX_PILES
 _KF = _KS + 16
 _KM = _KF + 4
 _KEY_ROWS = _KM + MAX_PILES + 1
-FOUNDATION_CODE = MAX_PILES  # the target of a move up, in a winning line
 
 
 def chain_keys(seed: int = 20261202) -> np.ndarray:
@@ -178,20 +178,25 @@ def _named(state, piles):
     return (state.shape[0] - 3 * piles - 4) // piles
 
 
+@njit(cache=True, inline="always")
+def _name_at(piles, m, p, t):
+    """Where a position naming ``m`` ranks keeps the suit (plus one; 0: no slot) of pile p's slot of rank t."""
+    return 3 * piles + 4 + p * m + t - 1
+
+
 @njit(cache=True)
 def _hash(state, piles, zk, out):
     m = _named(state, piles)
-    names = 3 * piles + 4
     for w in range(2):
         h = np.uint64(0)
         for p in range(piles):
             n, k = state[p], state[piles + p]
             g = zk[w, _KN + p, n] ^ zk[w, _KK + p, k] if n > 0 else zk[w, _KS + k, state[2 * piles + p]]
             row = _KM + (p if n > 0 else MAX_PILES)
-            for r in range(m):
-                suit = state[names + p * m + r]  # suit + 1, or 0: no slot of rank r + 1
+            for t in range(1, m + 1):
+                suit = state[_name_at(piles, m, p, t)]
                 if suit:
-                    g ^= zk[w, row, 4 * r + suit - 1]
+                    g ^= zk[w, row, 4 * (t - 1) + suit - 1]
             if n > 0:
                 h ^= g
             else:  # piles without a prefix: a sum, so that their order does not count
@@ -217,7 +222,7 @@ def _top_suit(state, piles, m, origin, p, t):
     n, k = state[p], state[piles + p]
     if k == 0:
         return origin[p, n - 1] % 4
-    return state[3 * piles + 4 + p * m + t - 1] - 1 if t <= m else -1
+    return state[_name_at(piles, m, p, t)] - 1 if t <= m else -1
 
 
 @njit(cache=True)
@@ -251,9 +256,9 @@ def _spaces_useless(state, piles, origin, nranks, empty_rule):
 
 
 @njit(cache=True)
-def _push(child, test, nranks, zk, table, stack, trail, meta, h, cargs, depth, src, dst):
+def _push(child, test, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, src, dst):
     """Store the child if new and put it on the stack, with its depth and the move that made it,
-    unless it is dead; True when it is won.
+    unless it is dead; True when it is won (its move then ends the line in ``path``).
 
     ``test``: its prefixes or foundations changed, so the capacity relaxation may find it dead."""
     empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit = cargs
@@ -264,6 +269,7 @@ def _push(child, test, nranks, zk, table, stack, trail, meta, h, cargs, depth, s
     meta[H_COUNT] += 1
     found = child[3 * piles : 3 * piles + 4]
     if min(found[0], found[1], found[2], found[3]) >= nranks:
+        path[depth, 0], path[depth, 1] = src, dst
         return True
     if test and capacity_dead_prefixes(
         child[:piles], found, nranks, empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit
@@ -299,7 +305,7 @@ def chain_walk(
     """Expand at most ``node_limit`` positions; returns a status (module text, "Deciding").
 
     ``trail`` holds the depth of each position on the stack and the move (source pile, target pile
-    or ``FOUNDATION_CODE``) that made it; ``path[d]`` the move to the position of depth d last
+    or ``FOUNDATION``) that made it; ``path[d]`` the move to the position of depth d last
     expanded (a position on the stack is a child of the last one expanded at the depth above it), so
     once won ``path[1 : meta[H_WON_DEPTH] + 1]`` is the winning line.
     The capacity relaxation's cache ``ctable`` and counters ``cmeta`` are the depth-first search's
@@ -307,9 +313,8 @@ def chain_walk(
     piles = origin.shape[0]
     cargs = (empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit)
     width = stack.shape[1]
-    names = 3 * piles + 4
-    m = (width - names) // piles
     x = np.zeros(width, dtype=np.int8)
+    m = _named(x, piles)
     after = np.zeros(width, dtype=np.int8)
     child = np.zeros(width, dtype=np.int8)
     tops = np.zeros(piles, dtype=np.int64)
@@ -340,8 +345,7 @@ def chain_walk(
             child[:] = x
             child[3 * piles + _top_suit(x, piles, m, origin, ripe, t)] += 1
             _take_top(child, piles, m, ripe, t)
-            path[depth, 0], path[depth, 1] = ripe, FOUNDATION_CODE
-            if _push(child, True, nranks, zk, table, stack, trail, meta, h, cargs, depth, ripe, FOUNDATION_CODE):
+            if _push(child, True, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, ripe, FOUNDATION):
                 return CHAIN_WON
             continue
         lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
@@ -371,9 +375,8 @@ def chain_walk(
                             continue  # a slot goes up as a free card of its rank, not one in a prefix
                         child[:] = after
                         child[3 * piles + s] += 1
-                        path[depth, 0], path[depth, 1] = p, FOUNDATION_CODE
                         if _push(
-                            child, True, nranks, zk, table, stack, trail, meta, h, cargs, depth, p, FOUNDATION_CODE
+                            child, True, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, p, FOUNDATION
                         ):
                             return CHAIN_WON
                     continue
@@ -383,16 +386,14 @@ def chain_walk(
                     if q != p and t < nranks and tops[q] == t + 1:
                         child[:] = after
                         _put(child, piles, m, q, t, known)
-                        path[depth, 0], path[depth, 1] = p, q
-                        if _push(child, k == 0, nranks, zk, table, stack, trail, meta, h, cargs, depth, p, q):
+                        if _push(child, k == 0, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, p, q):
                             return CHAIN_WON
                 lone_slot = n == 0 and k == 1  # into another empty pile: the same position (module text)
                 if empty >= 0 and not lone_slot and space_takes(t, nranks, empty_rule):
                     child[:] = after
                     child[2 * piles + empty] = t
                     _put(child, piles, m, empty, t, known)
-                    path[depth, 0], path[depth, 1] = p, empty
-                    if _push(child, k == 0, nranks, zk, table, stack, trail, meta, h, cargs, depth, p, empty):
+                    if _push(child, k == 0, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, p, empty):
                         return CHAIN_WON
     return CHAIN_LOST
 
@@ -408,7 +409,7 @@ def _take_top(state, piles, m, p, t):
     if k == 1 and state[p] == 0:
         state[2 * piles + p] = 0
     if t <= m:
-        state[3 * piles + 4 + p * m + t - 1] = 0
+        state[_name_at(piles, m, p, t)] = 0
 
 
 @njit(cache=True)
@@ -416,4 +417,4 @@ def _put(state, piles, m, q, t, suit):
     """Put a slot of rank t (and of ``suit`` where its rank is named) on pile q."""
     state[piles + q] += 1
     if t <= m:
-        state[3 * piles + 4 + q * m + t - 1] = suit + 1
+        state[_name_at(piles, m, q, t)] = suit + 1

@@ -16,6 +16,7 @@ from numba import njit
 
 EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2  # what an empty pile takes: nothing, any card, a King
 MAX_PILES = 32  # the kernels' scratch layouts have room for this many piles
+FOUNDATION = -1  # the target of a move to the foundations, in the kernels' moves
 TABLE_MAX_LOAD = 0.7
 KEY_HIGH = np.uint64(0xFFFFFFFF00000000)
 INFO_BITS = np.uint64(0xFFFFFFFF)

@@ -122,6 +122,7 @@ from ._capacity import C_ALLOWANCE, C_NODES, abstraction_moved, capacity_dead
 from ._common import (
     EMPTY_ANY,
     EMPTY_NONE,
+    FOUNDATION,
     INFO_BITS,
     LOST_MARK,
     MAX_PILES,
@@ -139,7 +140,6 @@ from ._common import (
 # connected component is still open (module text, "Lost positions").
 
 BOTTOM = 52  # the "card beneath" a pile's bottom card, for the hash
-FOUNDATION = -1  # the target of a move to the foundations
 WORRY = 100  # source WORRY + s: the top card of suit s's foundation comes back (worrying back)
 
 # Status codes a search call returns.

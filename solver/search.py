@@ -484,7 +484,7 @@ class _Chains:
         """The real game's winning line from the deal: the root's safe moves, then the walk's."""
         moves = [Move(int(p)) for p in run.auto_src[: run.meta[K.M_ROOT_AUTOS]]]
         for src, dst in self.path[1 : self.meta[H.H_WON_DEPTH] + 1]:
-            moves.append(Move(int(src), None if dst == H.FOUNDATION_CODE else int(dst)))
+            moves.append(_move(src, dst))
         return moves
 
     def advance(self, run: _Search, seconds: float) -> None:
