@@ -97,9 +97,14 @@ Piles without a prefix are interchangeable
     seen only through (k, b): the origin's cards of that pile are free
     wherever they are.  Two positions that differ by swapping the (k, b) of
     two such piles are the same game up to renaming piles, so they share a
-    verdict: the hash adds (rather than XORs) their keys without the pile
-    index, the table treats them as one, and a card goes into the first
-    empty pile only (a lone slot into another empty pile changes nothing).
+    verdict: their keys leave out the pile index and are added up (the
+    hash is the XOR of the keys of the foundations and of the piles with a
+    prefix, XOR the sum of the keys of the piles without one), the table
+    treats them as one, and a card goes into the first empty pile only (a
+    lone slot into another empty pile changes nothing).  The ripe rule's
+    "first such pile" does not tell them apart either: a ripe card stays
+    ripe until it goes up (foundations only rise), so several go up in any
+    order to the same position.
 The capacity test prunes the walk
     Write C(X) for the capacity abstraction (:mod:`solver._capacity`) of a
     position X of this game: its prefix lengths and foundations.  Claim: if
@@ -184,26 +189,70 @@ def _name_at(piles, m, p, t):
     return 3 * piles + 4 + p * m + t - 1
 
 
+@njit(cache=True, inline="always")
+def _pile_key(state, piles, m, zk, w, p):
+    """Pile p's key in word w: its pile index counts only when it has a prefix."""
+    n, k = state[p], state[piles + p]
+    g = zk[w, _KN + p, n] ^ zk[w, _KK + p, k] if n > 0 else zk[w, _KS + k, state[2 * piles + p]]
+    row = _KM + (p if n > 0 else MAX_PILES)
+    for t in range(1, m + 1):
+        suit = state[_name_at(piles, m, p, t)]
+        if suit:
+            g ^= zk[w, row, 4 * (t - 1) + suit - 1]
+    return g
+
+
 @njit(cache=True)
-def _hash(state, piles, zk, out):
+def _hash_parts(state, piles, zk, parts):
+    """The two parts of the hash, per word: ``parts[w, 0]`` the XOR of the keys of piles with a prefix
+    and of the foundations, ``parts[w, 1]`` the sum of the keys of piles without one, so that their
+    order does not count (module text, "Piles without a prefix")."""
     m = _named(state, piles)
     for w in range(2):
-        h = np.uint64(0)
+        x, a = np.uint64(0), np.uint64(0)
         for p in range(piles):
-            n, k = state[p], state[piles + p]
-            g = zk[w, _KN + p, n] ^ zk[w, _KK + p, k] if n > 0 else zk[w, _KS + k, state[2 * piles + p]]
-            row = _KM + (p if n > 0 else MAX_PILES)
-            for t in range(1, m + 1):
-                suit = state[_name_at(piles, m, p, t)]
-                if suit:
-                    g ^= zk[w, row, 4 * (t - 1) + suit - 1]
-            if n > 0:
-                h ^= g
-            else:  # piles without a prefix: a sum, so that their order does not count
-                h += g
+            g = _pile_key(state, piles, m, zk, w, p)
+            if state[p] > 0:
+                x ^= g
+            else:
+                a += g
         for s in range(4):
-            h ^= zk[w, _KF + s, state[3 * piles + s]]
-        out[w] = h
+            x ^= zk[w, _KF + s, state[3 * piles + s]]
+        parts[w, 0], parts[w, 1] = x, a
+
+
+@njit(cache=True)
+def _hash(state, piles, zk, out):
+    parts = np.zeros((2, 2), dtype=np.uint64)
+    _hash_parts(state, piles, zk, parts)
+    for w in range(2):
+        out[w] = parts[w, 0] ^ parts[w, 1]
+
+
+@njit(cache=True)
+def _child_hash(parent, child, piles, m, zk, parts, p, q, out):
+    """The child's hash from its parent's ``parts``: only piles p and q (-1: none) and the foundations
+    can differ."""
+    for w in range(2):
+        x, a = parts[w, 0], parts[w, 1]
+        for r in (p, q):
+            if r < 0:
+                continue
+            g = _pile_key(parent, piles, m, zk, w, r)
+            if parent[r] > 0:
+                x ^= g
+            else:
+                a -= g
+            g = _pile_key(child, piles, m, zk, w, r)
+            if child[r] > 0:
+                x ^= g
+            else:
+                a += g
+        for s in range(4):
+            f, f2 = parent[3 * piles + s], child[3 * piles + s]
+            if f != f2:
+                x ^= zk[w, _KF + s, f] ^ zk[w, _KF + s, f2]
+        out[w] = x ^ a
 
 
 @njit(cache=True)
@@ -256,14 +305,13 @@ def _spaces_useless(state, piles, origin, nranks, empty_rule):
 
 
 @njit(cache=True)
-def _push(child, test, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, src, dst):
+def _push(child, test, nranks, table, stack, trail, path, meta, h, cargs, depth, src, dst):
     """Store the child if new and put it on the stack, with its depth and the move that made it,
     unless it is dead; True when it is won (its move then ends the line in ``path``).
 
-    ``test``: its prefixes or foundations changed, so the capacity relaxation may find it dead."""
+    ``h``: its hash; ``test``: its prefixes or foundations changed, so the capacity relaxation may find it dead."""
     empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit = cargs
     piles = origin.shape[0]
-    _hash(child, piles, zk, h)
     if table_find(table, h[0], h[1], 1) >= 0:
         return False
     meta[H_COUNT] += 1
@@ -319,6 +367,7 @@ def chain_walk(
     child = np.zeros(width, dtype=np.int8)
     tops = np.zeros(piles, dtype=np.int64)
     h = np.zeros(2, dtype=np.uint64)
+    parts = np.zeros((2, 2), dtype=np.uint64)
     room = np.int64(TABLE_MAX_LOAD * (table.shape[0] // 2))
     stop = meta[H_NODES] + node_limit
     while meta[H_TOP] > 0:
@@ -339,13 +388,15 @@ def chain_walk(
         meta[H_NODES] += 1
         cmeta[C_ALLOWANCE] += 1
         found = x[3 * piles : 3 * piles + 4]
+        _hash_parts(x, piles, zk, parts)  # each child's hash follows from them and the piles it changes
         ripe = _ripe_pile(x, piles, m, origin)
         if ripe >= 0:  # its one move
             t = _top_rank(x, piles, origin, ripe)
             child[:] = x
             child[3 * piles + _top_suit(x, piles, m, origin, ripe, t)] += 1
             _take_top(child, piles, m, ripe, t)
-            if _push(child, True, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, ripe, FOUNDATION):
+            _child_hash(x, child, piles, m, zk, parts, ripe, -1, h)
+            if _push(child, True, nranks, table, stack, trail, path, meta, h, cargs, depth, ripe, FOUNDATION):
                 return CHAIN_WON
             continue
         lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
@@ -375,9 +426,8 @@ def chain_walk(
                             continue  # a slot goes up as a free card of its rank, not one in a prefix
                         child[:] = after
                         child[3 * piles + s] += 1
-                        if _push(
-                            child, True, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, p, FOUNDATION
-                        ):
+                        _child_hash(x, child, piles, m, zk, parts, p, -1, h)
+                        if _push(child, True, nranks, table, stack, trail, path, meta, h, cargs, depth, p, FOUNDATION):
                             return CHAIN_WON
                     continue
                 if lone_stays and n + k == 1:
@@ -386,14 +436,16 @@ def chain_walk(
                     if q != p and t < nranks and tops[q] == t + 1:
                         child[:] = after
                         _put(child, piles, m, q, t, known)
-                        if _push(child, k == 0, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, p, q):
+                        _child_hash(x, child, piles, m, zk, parts, p, q, h)
+                        if _push(child, k == 0, nranks, table, stack, trail, path, meta, h, cargs, depth, p, q):
                             return CHAIN_WON
                 lone_slot = n == 0 and k == 1  # into another empty pile: the same position (module text)
                 if empty >= 0 and not lone_slot and space_takes(t, nranks, empty_rule):
                     child[:] = after
                     child[2 * piles + empty] = t
                     _put(child, piles, m, empty, t, known)
-                    if _push(child, k == 0, nranks, zk, table, stack, trail, path, meta, h, cargs, depth, p, empty):
+                    _child_hash(x, child, piles, m, zk, parts, p, empty, h)
+                    if _push(child, k == 0, nranks, table, stack, trail, path, meta, h, cargs, depth, p, empty):
                         return CHAIN_WON
     return CHAIN_LOST
 

@@ -172,6 +172,51 @@ def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True, 
     return status
 
 
+def _random_state(rng: random.Random, piles: int, named: int) -> np.ndarray:
+    """Arrays of the walk's layout, not positions of any game: the hash is a function of them alone."""
+    n = [rng.choice([0, 0, 1, 2, 5]) for _ in range(piles)]
+    k = [rng.randrange(4) for _ in range(piles)]
+    b = [rng.randrange(1, 14) if n[p] == 0 and k[p] else 0 for p in range(piles)]
+    names = [rng.randrange(5) for _ in range(piles * named)]
+    return np.array(n + k + b + [rng.randrange(14) for _ in range(4)] + names, np.int8)
+
+
+def _hash(state: np.ndarray, piles: int) -> tuple[int, int]:
+    out = np.zeros(2, dtype=np.uint64)
+    H._hash(state, piles, KEYS, out)
+    return int(out[0]), int(out[1])
+
+
+@pytest.mark.parametrize("named", [0, 3, 13])
+def test_the_hash_ignores_the_order_of_piles_without_a_prefix_and_a_child_hash_is_the_full_one(named):
+    """Swapping two piles without a prefix (counts, bottom rank and names) keeps the hash, swapping two
+    with one changes it; the walk's hash of a child, from its parent's parts and the two piles and the
+    foundations it changed, equals the hash computed in full."""
+    rng = random.Random(f"chains-hash-{named}")
+    piles, swapped = 13, 0
+    columns = [
+        [p, piles + p, 2 * piles + p] + [3 * piles + 4 + p * named + t for t in range(named)] for p in range(piles)
+    ]
+    for _ in range(300):
+        state = _random_state(rng, piles, named)
+        p, q = rng.sample(range(piles), 2)
+        other = state.copy()
+        other[columns[p]], other[columns[q]] = state[columns[q]], state[columns[p]]
+        if state[p] == 0 and state[q] == 0:
+            assert _hash(other, piles) == _hash(state, piles)
+            swapped += 1
+        elif state[p] > 0 and state[q] > 0 and (state[columns[p]] != state[columns[q]]).any():
+            assert _hash(other, piles) != _hash(state, piles)
+        child = _random_state(rng, piles, named)  # the parent with piles p, q and the foundations changed
+        keep = [c for r in range(piles) if r not in (p, q) for c in columns[r]]
+        child[keep] = state[keep]
+        parts, out = np.zeros((2, 2), dtype=np.uint64), np.zeros(2, dtype=np.uint64)
+        H._hash_parts(state, piles, KEYS, parts)
+        H._child_hash(state, child, piles, named, KEYS, parts, p, q, out)
+        assert (int(out[0]), int(out[1])) == _hash(child, piles)
+    assert swapped >= 30, swapped
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
     """Same verdict on every abstract position met, with the capacity test inside the walk and without;
