@@ -93,7 +93,10 @@ def beam_level(
     for e in range(n):
         board, hs, found = boards[e], heights[e], founds[e]
         meta[K.M_IN_PLAY] = in_play[e]
-        m = K._generate(board, hs, found, nranks, empty_rule, worry, moves_src, moves_dst, 0, scratch, 0, meta)
+        # The position as its own origin: every card counts as dealt, since the beam ranks children itself.
+        m = K._generate(
+            board, hs, found, nranks, empty_rule, worry, moves_src, moves_dst, 0, scratch, 0, meta, board, hs
+        )
         for i in range(m):
             src, dst = moves_src[i], moves_dst[i]
             here[0], here[1] = keys[e, 0], keys[e, 1]

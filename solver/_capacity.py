@@ -115,7 +115,7 @@ def _rank(card):
 
 
 @njit(cache=True)
-def _prefix_length(board, heights, origin, origin_heights, p):
+def prefix_length(board, heights, origin, origin_heights, p):
     """How many bottom cards of pile p are the origin's."""
     n = 0
     while n < heights[p] and n < origin_heights[p] and board[p, n] == origin[p, n]:
@@ -152,7 +152,7 @@ def abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys):
     cap[_FREE : _SPACES + 1] = 0
     piles = board.shape[0]
     for p in range(piles):
-        n = _prefix_length(board, heights, origin, origin_heights, p)
+        n = prefix_length(board, heights, origin, origin_heights, p)
         _set_prefix(cap, origin, p, n)
         for i in range(n, heights[p]):
             cap[_FREE + _rank(board[p, i])] += 1
@@ -359,9 +359,9 @@ def abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
     (a free card moves between hosts), and then the parent's verdict stands."""
     h = heights[src]  # the card's height before the move
     left = h < origin_heights[src] and origin[src, h] == card
-    if left and _prefix_length(board, heights, origin, origin_heights, src) == h:
+    if left and prefix_length(board, heights, origin, origin_heights, src) == h:
         return True
-    return _prefix_length(board, heights, origin, origin_heights, dst) == heights[dst]  # the card, on top, is in it
+    return prefix_length(board, heights, origin, origin_heights, dst) == heights[dst]  # the card, on top, is in it
 
 
 @njit(cache=True)
