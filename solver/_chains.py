@@ -202,6 +202,16 @@ def _pile_key(state, piles, m, zk, w, p):
     return g
 
 
+@njit(cache=True, inline="always")
+def _with_pile(state, piles, m, zk, w, p, x, a, sign):
+    """The parts (x, a) with pile p's key put in (``sign`` 1) or taken out (-1): XORed when it has a
+    prefix, else added up."""
+    g = _pile_key(state, piles, m, zk, w, p)
+    if state[p] > 0:
+        return x ^ g, a
+    return x, a + g if sign > 0 else a - g
+
+
 @njit(cache=True)
 def _hash_parts(state, piles, zk, parts):
     """The two parts of the hash, per word: ``parts[w, 0]`` the XOR of the keys of piles with a prefix
@@ -211,11 +221,7 @@ def _hash_parts(state, piles, zk, parts):
     for w in range(2):
         x, a = np.uint64(0), np.uint64(0)
         for p in range(piles):
-            g = _pile_key(state, piles, m, zk, w, p)
-            if state[p] > 0:
-                x ^= g
-            else:
-                a += g
+            x, a = _with_pile(state, piles, m, zk, w, p, x, a, 1)
         for s in range(4):
             x ^= zk[w, _KF + s, state[3 * piles + s]]
         parts[w, 0], parts[w, 1] = x, a
@@ -238,16 +244,8 @@ def _child_hash(parent, child, piles, m, zk, parts, p, q, out):
         for r in (p, q):
             if r < 0:
                 continue
-            g = _pile_key(parent, piles, m, zk, w, r)
-            if parent[r] > 0:
-                x ^= g
-            else:
-                a -= g
-            g = _pile_key(child, piles, m, zk, w, r)
-            if child[r] > 0:
-                x ^= g
-            else:
-                a += g
+            x, a = _with_pile(parent, piles, m, zk, w, r, x, a, -1)
+            x, a = _with_pile(child, piles, m, zk, w, r, x, a, 1)
         for s in range(4):
             f, f2 = parent[3 * piles + s], child[3 * piles + s]
             if f != f2:
