@@ -110,9 +110,10 @@ The capacity test prunes the walk
     position X of this game: its prefix lengths and foundations.  Claim: if
     X can be won here (with the restrictions or without: a restricted
     winning line is a winning line), C(X) can be won in the capacity
-    game.  Induction on a winning line, as there: C(X) fits (seat each free card in a slot of
-    its rank, in any order of suits: a slot lies on a slot one rank higher,
-    on a prefix top, or at the bottom of a pile without a prefix), and a
+    game.  Induction on a winning line, as there: C(X) fits (seat each
+    free card in a slot of its rank, in any order of suits: a slot lies on
+    a slot one rank higher, on a prefix top, or at the bottom of a pile
+    without a prefix), and a
     move of X is a capacity move to C(X') or leaves C(X) as it is.  A slot
     or prefix top up is the capacity move up (the card is free, or the
     prefix top, and next on its foundation), and C(X') fits.  A prefix top

@@ -393,21 +393,9 @@ def _need(card, found):
 
 @njit(cache=True)
 def _generate(
-    board,
-    heights,
-    found,
-    nranks,
-    empty_rule,
-    worry,
-    out_src,
-    out_dst,
-    start,
-    scratch,
-    noise,
-    meta,
-    origin,
-    origin_heights,
-):
+    board, heights, found, nranks, empty_rule, worry, out_src, out_dst, start, scratch, noise, meta,
+    origin, origin_heights,
+):  # fmt: skip
     """Write the moves of the position at ``out[start:]``; returns how many.
 
     Order (it decides how fast wins are found, never what is found):
