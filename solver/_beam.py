@@ -9,29 +9,27 @@ the only way to a win -- so it never proves a loss: it only ever says "won",
 and its line is replayed by the reference engine like every other.
 
 It prunes with what is already proved: safe foundation moves are played
-after every move (as in the depth-first search), positions either
-relaxation calls dead are dropped (the capacity test against the beam's
-root, sharing the depth-first search's cache of abstract verdicts), and so
-are positions the depth-first search's table marks lost.  None of that can
-turn a win into a loss; it only saves the beam room.
+after every move (as in the depth-first search), positions the first
+relaxation calls dead are dropped, and so are positions the depth-first
+search's table marks lost.  None of that can turn a win into a loss; it only
+saves the beam room.
 
 Score (higher is better): four points per card up, minus four per card that
 lies above a lower card of its own suit in its pile (it must find a host
 before that card can go up), minus one per card above the card of its pile
 nearest to going up, minus two per card still where it was dealt (in its
-pile's prefix against the root, :mod:`solver._capacity`).  Random low bits
-break ties, so two beams of the same width differ.
+pile's prefix against the beam's root, :mod:`solver._capacity`).  Random low
+bits break ties, so two beams of the same width differ.
 
 Diversity: a level keeps at most ``PER_ABSTRACT`` positions of one abstract
 position (the prefix lengths and foundations of :mod:`solver._capacity`).
 Without that, a level fills with one position's shuffles of moved cards
 among hosts of equal rank, which all score alike, and the beam cycles
-through them until it gives up.  Measured on 13 Good Measure deals whose
+through them until it gives up.  Measured on 14 Good Measure deals whose
 wins came late (beams 16,000 to 256,000 wide, after 10 s to more than
-60 s): 4,000 wide, the beam without the limit, the capacity tests and the
-dealt-card term won none of them; with all three, all 13 (with the limit
-alone 11, without the dealt-card term 12).  At 16,000 wide the old beam
-won 7, with capacity tests 10.
+60 s): the old beam (no limit, no dealt-card term) won none 4,000 wide, 7 at
+16,000; with it, 6 at 1,000, 12 at 4,000, all 14 at 16,000.  (Capacity
+tests on each child, tried too, won no more and cost the beam 1.5x.)
 """
 
 from __future__ import annotations
@@ -40,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from . import _kernels as K
-from ._capacity import C_ALLOWANCE, capacity_dead, prefix_length
+from ._capacity import prefix_length
 from ._common import LOST_MARK, table_info, table_lookup
 
 TIE_BITS = 10  # low bits of a candidate's key that break ties at random
@@ -110,17 +108,14 @@ def beam_level(
     boards, heights, founds, in_play, keys, n, next_boards, next_heights, next_founds, next_in_play, next_keys,
     parent, move_src, move_dst, nranks, empty_rule, worry, zob, seen, dfs_table,
     cand_parent, cand_src, cand_dst, cand_key, cand_abstract, chosen, abstract_slots, abstract_counts,
-    moves_src, moves_dst, scratch, meta, auto_src, auto_card, stats,
-    origin, origin_heights, where, cap, cz, ckeys, ctable, cmeta, cap_limit,
+    moves_src, moves_dst, scratch, meta, auto_src, auto_card, stats, origin, origin_heights,
 ):  # fmt: skip
     """Expand the ``n`` positions of one level; keep the best ``width`` children as the next level.
 
     Returns the next level's size, or -1 when a move wins (``stats`` then says
     which position and move).  ``parent``/``move_src``/``move_dst`` record how
     each kept child was reached, for the winning line.  ``origin``: the beam's
-    root, against which prefixes count (for the capacity tests, their cache,
-    with ``where``, ``cap`` ... ``cmeta`` as in :mod:`solver._capacity`;
-    ``cap_limit`` 0: no capacity tests)."""
+    root, against which prefixes count."""
     here = np.zeros(2, dtype=np.uint64)
     lowest = np.zeros(4, dtype=np.int32)
     count = 0
@@ -147,15 +142,8 @@ def beam_level(
             if fresh:
                 slot = table_lookup(dfs_table, here[0], here[1])
                 fresh = slot < 0 or table_info(dfs_table, slot) != LOST_MARK
-            cmeta[C_ALLOWANCE] += 1  # the capacity tests' allowance, as in the depth-first search
-            keep = fresh and count < cand_key.shape[0]
-            keep = keep and not K.relaxed_dead(board, hs, found, nranks, empty_rule, worry, scratch)
-            if keep and cap_limit > 0:
-                keep = not capacity_dead(
-                    board, hs, found, nranks, empty_rule, origin, origin_heights, where, cap, cz, ckeys, ctable,
-                    cmeta, cap_limit,
-                )  # fmt: skip
-            if keep:
+            room = count < cand_key.shape[0]
+            if fresh and room and not K.relaxed_dead(board, hs, found, nranks, empty_rule, worry, scratch):
                 dealt, cand_abstract[count] = dealt_cards(board, hs, found, origin, origin_heights)
                 cand_parent[count], cand_src[count], cand_dst[count] = e, src, dst
                 tie = np.random.randint(0, 1 << TIE_BITS)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import mmap
 import time
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
 
 import numpy as np
 
@@ -42,7 +41,6 @@ _BEAM_FIRST_WIDTH = 1000  # ... whose width then grows from beam to beam
 _BEAM_GROWTH = 4  # ... by this factor, as does the depth-first work between beams
 _BEAM_BRANCHING = 64  # room for this many candidates per kept position
 _BEAM_LEVELS_PER_CARD = 2  # a beam gives up after this many levels per card in play (wins need ~1.5)
-_BEAM_CAPACITY_NODES = 1 << 14  # abstract positions one of its capacity tests may search
 _CHAINS_AFTER = 1 << 16  # depth-first positions before the walk of the suit-blind game begins
 _CHAINS_SHARE = 0.5  # ... after which it may take this share of the time, until it ends
 _CHAINS_MEMORY = 0.4  # ... and of the memory budget (2 GiB: room for 14M positions)
@@ -248,12 +246,6 @@ class _Search:
         K.open_root(self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc)
         return False
 
-    def capacity_tests(self) -> _CapacityTests:
-        """The run's capacity-test arrays (cache included), for a beam from the same root."""
-        limit = _BEAM_CAPACITY_NODES if self.capacity_limit() else 0
-        arrays = (self.origin, self.origin_heights, self.where, self.cap, self.ckeys, self.ctable, self.cmeta)
-        return _CapacityTests(*arrays, limit)
-
     def capacity_limit(self) -> int:
         """Abstract positions one capacity test may search; 0: off (its proof assumes cards never come back)."""
         return 0 if self.rules.worrying_back else _CAPACITY_NODES
@@ -320,44 +312,13 @@ def _move(src: int, dst: int) -> Move:
     return Move(src, None if dst == K.FOUNDATION else dst)
 
 
-class _CapacityTests(NamedTuple):
-    """What a beam needs for capacity tests (:mod:`solver._capacity`) against its root: the root, where its
-    cards lie, scratch, the cache of abstract verdicts and its counters, the node limit (0: no tests)."""
-
-    origin: np.ndarray
-    origin_heights: np.ndarray
-    where: np.ndarray
-    cap: np.ndarray
-    ckeys: np.ndarray
-    ctable: np.ndarray
-    cmeta: np.ndarray
-    limit: int
-
-    @staticmethod
-    def fresh(root: tuple[np.ndarray, np.ndarray, np.ndarray], rules: Rules) -> _CapacityTests:
-        """Tests with an empty cache of their own, for a beam run apart from any depth-first search."""
-        board, heights, _ = root
-        cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-        cmeta[C.C_ALLOWANCE] = _CAPACITY_HEAD_START
-        origin = (board.copy(), heights.copy(), C.origin_places(board, heights))
-        scratch = (np.zeros(C.CAP_SIZE, dtype=np.int32), np.zeros(2, dtype=np.uint64))
-        table = np.zeros(2 * _CAPACITY_FIRST_SLOTS, dtype=np.uint64)
-        return _CapacityTests(*origin, *scratch, table, cmeta, 0 if rules.worrying_back else _BEAM_CAPACITY_NODES)
-
-
 class _Beam:
     """The arrays of one beam search (:mod:`solver._beam`): two levels, the candidates, the lossy set."""
 
-    def __init__(
-        self, root: tuple[np.ndarray, np.ndarray, np.ndarray], in_play: int, rules: Rules, width: int,
-        tests: _CapacityTests | None = None,
-    ):  # fmt: skip
-        """``tests``: capacity tests against ``root`` (a depth-first search's, to share its cache); None: fresh."""
+    def __init__(self, root: tuple[np.ndarray, np.ndarray, np.ndarray], in_play: int, rules: Rules, width: int):
         board, heights, found = root
         self.rules, self.width = rules, width
-        self.tests = tests if tests is not None else _CapacityTests.fresh(root, rules)
-        if not (np.array_equal(self.tests.origin, board) and np.array_equal(self.tests.origin_heights, heights)):
-            raise ValueError("a beam's capacity tests must be made against its own root")
+        self.origin, self.origin_heights = board.copy(), heights.copy()  # where cards were dealt, for the score
         self.boards = np.zeros((2, width, *board.shape), dtype=board.dtype)
         self.heights = np.zeros((2, width, heights.size), dtype=heights.dtype)
         self.founds = np.zeros((2, width, 4), dtype=found.dtype)
@@ -403,8 +364,7 @@ class _Beam:
             self.rules.ranks, _EMPTY_CODES[self.rules.empty_pile], self.rules.worrying_back, _ZOBRIST,
             self.seen, dfs_table, self.cand_parent, self.cand_src, self.cand_dst, self.cand_key, self.cand_abstract,
             self.chosen, self.abstract_slots, self.abstract_counts, *self.moves, self.scratch, self.meta, *self.autos,
-            self.stats, self.tests.origin, self.tests.origin_heights, self.tests.where, self.tests.cap,
-            _CAPACITY_ZOBRIST, self.tests.ckeys, self.tests.ctable, self.tests.cmeta, self.tests.limit,
+            self.stats, self.origin, self.origin_heights,
         )  # fmt: skip
         if n >= 0:
             self.levels.append(record)
@@ -435,20 +395,14 @@ def _beam_root(board: Board, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray
 
 
 def _beam_search(
-    board: Board,
-    rules: Rules,
-    width: int,
-    deadline: float | None,
-    dfs_table: np.ndarray,
-    tests: _CapacityTests | None = None,
+    board: Board, rules: Rules, width: int, deadline: float | None, dfs_table: np.ndarray
 ) -> tuple[list[Move] | None, int]:
     """Look for a win with a beam of ``width`` positions a level; returns the winning line (or None)
-    and the positions generated.  It never proves a loss (see :mod:`solver._beam`).  ``dfs_table``:
-    positions it proved lost; ``tests``: its capacity tests (from the same root), to share their cache."""
+    and the positions generated.  It never proves a loss (see :mod:`solver._beam`)."""
     (piles, heights, found), in_play, root_moves = _beam_root(board, rules)
     if in_play == 0:
         return root_moves, 0
-    beam = _Beam((piles, heights, found), in_play, rules, width, tests)
+    beam = _Beam((piles, heights, found), in_play, rules, width)
     n = 1
     while n > 0 and len(beam.levels) < _BEAM_LEVELS_PER_CARD * board.cards_in_play():
         if deadline is not None and time.perf_counter() > deadline:
@@ -625,7 +579,7 @@ def _run_beam(
     if bytes_needed(width) > room:
         return None
     result.memory = max(result.memory, run.memory() + bytes_needed(width))
-    path, _ = _beam_search(board, rules, width, deadline, run.table, run.capacity_tests())
+    path, _ = _beam_search(board, rules, width, deadline, run.table)
     result.won_by_beam = path is not None
     return path
 
