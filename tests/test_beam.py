@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from test_agreement import SIZES, check_agreement
 
+from solver import _beam as B
 from solver import search
 from solver.deals import deal, random_deal
 from solver.engine import is_solution, reference_search
@@ -100,3 +101,65 @@ def test_deals_the_depth_first_search_decides_fast_run_no_beam():
             assert result.beams == 0
             fast += 1
     assert fast >= 15, fast
+
+
+def _choose_plainly(keys, abstract, width):
+    """What a level keeps, written plainly: best key first among the RANKED * width best, at most
+    PER_ABSTRACT of one abstract position, at most ``width``."""
+    ranked = sorted(range(len(keys)), key=lambda c: -keys[c])[: B.RANKED * width]
+    kept, per = [], {}
+    for c in ranked:
+        if len(kept) < width and per.get(abstract[c], 0) < B.PER_ABSTRACT:
+            per[abstract[c]] = per.get(abstract[c], 0) + 1
+            kept.append(c)
+    return kept
+
+
+@pytest.mark.parametrize("width", [1, 3, 8, 40])
+def test_a_level_keeps_the_best_few_of_each_abstract_position(width):
+    rng = np.random.default_rng(width)
+    slots = 1 << (2 * width - 1).bit_length()
+    for _ in range(200):
+        count = int(rng.integers(0, 12 * width))
+        keys = rng.permutation(10 * count + 1)[:count].astype(np.int64) - 5 * count  # distinct: one right answer
+        abstract = rng.integers(0, min(slots, 1 + int(rng.integers(1, 3 * width + 2))), size=count).astype(np.uint64)
+        chosen = np.zeros(width, dtype=np.int64)
+        kept = B._choose(keys, abstract, count, chosen, np.zeros(slots, np.uint64), np.zeros(slots, np.int32))
+        assert list(chosen[:kept]) == _choose_plainly(list(keys), list(abstract), width)
+
+
+def test_dealt_cards_count_the_prefixes_and_key_only_the_abstract_position():
+    rules = GAMES["bakers-dozen"]
+    (board, heights, found), _, _ = search._beam_root(deal(rules, 5), rules)
+    origin, origin_heights = board.copy(), heights.copy()
+    dealt, key = B.dealt_cards(board, heights, found, origin, origin_heights)
+    assert dealt == heights.sum()
+
+    def move(src, dst):
+        board[dst, heights[dst]] = board[src, heights[src] - 1]
+        heights[dst] += 1
+        heights[src] -= 1
+
+    tops = board[np.arange(board.shape[0]), heights - 1] // 4
+    src, host, other = next(  # a top card with two hosts (piles whose top is one rank higher)
+        (p, q, r)
+        for p in range(len(tops))
+        for q in range(len(tops))
+        for r in range(q + 1, len(tops))
+        if p not in (q, r) and tops[q] == tops[r] == tops[p] + 1
+    )
+    move(src, host)
+    moved, moved_key = B.dealt_cards(board, heights, found, origin, origin_heights)
+    assert moved == dealt - 1 and moved_key != key
+    move(host, other)  # the moved card again, to the other host: the same abstract position
+    assert B.dealt_cards(board, heights, found, origin, origin_heights) == (moved, moved_key)
+
+
+def test_a_narrow_beam_wins_a_deal_the_old_beams_left_unknown_at_60_seconds():
+    """Good Measure 214: unknown at 60 s before beams kept few positions of one abstract position
+    (results/decide-1000.md); won by the fifth old beam, 256,000 wide, after 191 s.  Now 4,000 wide."""
+    rules = GAMES["good-measure"]
+    board = deal(rules, 214)
+    search.K.seed_random(0)
+    line, _ = search._beam_search(board, rules, 4_000, None, NO_MARKS)
+    assert line is not None and is_solution(board, line, rules)
