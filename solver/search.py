@@ -349,9 +349,12 @@ class _Beam:
     @staticmethod
     def bytes_needed(board: np.ndarray, cards: int, width: int) -> int:
         """Memory of a beam of this width over ``board``'s arrays, with the record of its levels."""
-        per_position = 2 * (2 * board.size + 4 * board.shape[0] + 16 + 8 + 16) + 8 + 4 * 12
-        levels = _BEAM_LEVELS_PER_CARD * cards
-        return width * (per_position + 28 * _BEAM_BRANCHING + 8 * levels) + 8 * _Beam.seen_slots(width)
+        per_position = 2 * (2 * board.size + 4 * board.shape[0] + 16 + 8 + 16)  # two levels
+        per_candidate = 4 + 2 + 2 + 8 + 8 + 1  # parent, move, key, abstract key, and a byte of the sort's mask
+        choosing = 8 + 4 * 12 + 4 * 8 * B.RANKED  # the kept, the abstract counts, the sort's arrays
+        levels = 8 * _BEAM_LEVELS_PER_CARD * cards
+        per_width = per_position + per_candidate * _BEAM_BRANCHING + choosing + levels
+        return width * per_width + 8 * _Beam.seen_slots(width)
 
     def expand(self, n: int, dfs_table: np.ndarray) -> int:
         """Expand level ``len(levels)`` (``n`` positions) into the next; its size, or -1 on a win."""
