@@ -25,14 +25,17 @@ Diversity: a level keeps at most ``PER_ABSTRACT`` positions of one abstract
 position (the prefix lengths and foundations of :mod:`solver._capacity`).
 Without that, a level fills with one position's shuffles of moved cards
 among hosts of equal rank, which all score alike, and the beam cycles
-through them until it gives up.  Measured on 14 Good Measure deals whose
-wins came late (beams 16,000 to 256,000 wide, after 10 s to more than
-60 s): the old beam (no limit, no dealt-card term) won none 4,000 wide, 7 at
-16,000.  With both, trying widths 1,000, 4,000, 16,000, 64,000 until a win
-(beam time for all 14): at most 1 position per abstract position, 23.9 s,
-the last win at 16,000; 2, 18.0 s, all won by 4,000; 4, 27.0 s; 8, 38.3 s,
-four at 16,000.  (Capacity tests on each child, tried too, won no more and
-cost the beam 1.5x.)
+through them until it gives up.  Measured on 14 Good Measure deals whose wins
+came late (beams 16,000 to 256,000 wide, after 10 s to more than 60 s): the
+old beam (no limit, no dealt-card term) won none 4,000 wide, 7 at 16,000.
+With both, trying widths 1,000, 4,000, 16,000, 64,000 until a win (beam time
+for all 14): at most 1 position per abstract position, 23.9 s, the last win
+at 16,000; 2, 18.0 s, all won by 4,000; 4, 27.0 s, 12 by 4,000; 8, 38.3 s,
+four at 16,000.  Yet over Good Measure deals 1-1000 at 60 s a deal, 2 only
+traded wins with 4 (947 in 2.8 s, not 15.3 s; 992, 955, 548 in 17-18 s, not
+1-4 s) for more solver time in all (393 s against 377 s), so 4 it is.
+(Capacity tests on each child, tried too, won no more and cost the beam
+1.5x.)
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from ._capacity import prefix_length
 from ._common import LOST_MARK, table_info, table_lookup
 
 TIE_BITS = 10  # low bits of a candidate's key that break ties at random
-PER_ABSTRACT = 2  # positions a level keeps of one abstract position (module text)
+PER_ABSTRACT = 4  # positions a level keeps of one abstract position (module text)
 RANKED = 8  # a level picks among its RANKED * width best candidates
 
 # Slots of the ``stats`` array a level call fills.
