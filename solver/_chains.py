@@ -109,19 +109,19 @@ The capacity test prunes the walk
     Write C(X) for the capacity abstraction (:mod:`solver._capacity`) of a
     position X of this game: its prefix lengths and foundations.  Claim: if
     X can be won here (with the restrictions or without: a restricted
-    winning line is a winning line), C(X) can be won in the capacity
-    game.  Induction on a winning line, as there: C(X) fits (seat each
-    free card in a slot of its rank, in any order of suits: a slot lies on
-    a slot one rank higher, on a prefix top, or at the bottom of a pile
-    without a prefix), and a
-    move of X is a capacity move to C(X') or leaves C(X) as it is.  A slot
-    or prefix top up is the capacity move up (the card is free, or the
-    prefix top, and next on its foundation), and C(X') fits.  A prefix top
-    leaving is the capacity leave: in X' it is the top slot of another pile
-    (so seated neither on the card it left nor in the pile it emptied, and
-    holding nothing), which seats every free card.  A slot moving changes
-    neither prefixes nor foundations.  So where the capacity test finds C(X)
-    lost, X is lost here too, and the walk expands it no further.
+    winning line is a winning line), C(X) can be won in the capacity game.
+    Induction on a winning line, as there: C(X) fits (seat each free card
+    in a slot of its rank, in any order of suits: a slot lies on a slot one
+    rank higher, on a prefix top, or at the bottom of a pile without a
+    prefix), and a move of X is a capacity move to C(X') or leaves C(X) as
+    it is.  A slot or prefix top up is the capacity move up (the card is
+    free, or the prefix top, and next on its foundation), and C(X') fits.  A
+    prefix top leaving is the capacity leave: in X' it is the top slot of
+    another pile (so seated neither on the card it left nor in the pile it
+    emptied, and holding nothing), which seats every free card.  A slot
+    moving changes neither prefixes nor foundations.  So where the capacity
+    test finds C(X) lost, X is lost here too, and the walk expands it no
+    further.
 Deciding the abstract game
     A depth-first walk from the abstract root, with the restrictions, and a
     table of positions met.  It stops at the first won position; when no
