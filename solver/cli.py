@@ -68,8 +68,14 @@ def main() -> None:
 @click.option("--memory", "-m", default="2G", show_default=True, help="Memory for the search, e.g. 512M, 2G.")
 @click.option("--max-states", type=int, default=None, help="Positions to search before `unknown`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option(
+    "--one-run",
+    is_flag=True,
+    help="One depth-first search to the end: no restarts, beams or walks, all the memory for one table. "
+    "Slower to find wins; for deals the default leaves unknown, given hours and many GiB.",
+)
 @WORRYING_BACK
-def solve_command(game, number, board_file, timeout, memory, max_states, as_json, worrying_back) -> None:
+def solve_command(game, number, board_file, timeout, memory, max_states, as_json, one_run, worrying_back) -> None:
     """Decide one deal: won (with the winning moves), lost, or unknown."""
     rules = _rules_or_fail(game, worrying_back)
     if (number is None) == (board_file is None):
@@ -91,7 +97,8 @@ def solve_command(game, number, board_file, timeout, memory, max_states, as_json
         raise InputError(f"board {board_file.name}: not a text file (UTF-8)") from None
     try:
         warm_up()
-        result = solve(board, rules, Budget(seconds=timeout, memory=parse_memory(memory), states=max_states))
+        budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
+        result = solve(board, rules, budget, one_run=one_run)
     except UnsupportedRulesError as err:
         raise InputError(str(err)) from None
     if as_json:

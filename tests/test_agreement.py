@@ -22,7 +22,7 @@ SIZES = [(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (5, 5), (6, 4)]
 DEALS_PER_RULE_SET = 1000
 
 
-def check_agreement(game: str, deals: int, seed: str) -> dict:
+def check_agreement(game: str, deals: int, seed: str, one_run: bool = False) -> dict:
     """Solve ``deals`` random reduced deals both ways; assert agreement; count verdicts, restarts, beam wins."""
     rng = random.Random(seed)
     counts = {WON: 0, LOST: 0, "restarted": 0, "by beam": 0}
@@ -31,7 +31,7 @@ def check_agreement(game: str, deals: int, seed: str) -> dict:
         rules = GAMES[game].reduced(ranks, piles)
         board = random_deal(rules, rng)
         expected = WON if reference_search(board, rules) is not None else LOST
-        result = solve(board, rules, Budget(seconds=None))
+        result = solve(board, rules, Budget(seconds=None), one_run=one_run)
         assert result.verdict == expected, f"{game} {ranks}x{piles}\n{board.to_text()}"
         if result.verdict == WON:
             assert is_solution(board, result.moves, rules)
@@ -83,6 +83,18 @@ def test_restarts_agree_with_reference_search(game, monkeypatch):
     monkeypatch.setattr(search, "_FIRST_RUN_NODES", 4)
     counts = check_agreement(game, 300, f"restarts-{game}")
     assert counts["restarted"] >= 100, counts
+
+
+@pytest.mark.parametrize("game", ["bakers-dozen", "good-measure"])
+def test_one_run_agrees_with_reference_search(game, monkeypatch):
+    """``one_run``: one depth-first run to the end, even where the default would have restarted
+    (a tiny first run here), with no beam and no walk."""
+    monkeypatch.setattr(search, "_FIRST_RUN_NODES", 4)
+    monkeypatch.setattr(search, "_BEAM_FIRST_AFTER", 16)
+    monkeypatch.setattr(search, "_CHAINS_AFTER", 16)
+    counts = check_agreement(game, 300, f"one-run-{game}", one_run=True)
+    assert counts[WON] >= 30 and counts[LOST] >= 30, counts
+    assert counts["restarted"] == 0 and counts["by beam"] == 0, counts
 
 
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure"])

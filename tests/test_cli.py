@@ -42,6 +42,19 @@ def test_lost_deal():
     assert json.loads(out.output)["verdict"] == "lost"
 
 
+def test_one_run_decides_and_keeps_to_its_budget():
+    lost = json.loads(run("solve", "-g", "good-measure", "-d", "1", "--one-run", "--json").output)
+    assert lost["verdict"] == "lost"
+    board = deal(GAMES["good-measure"], 2)
+    won = json.loads(run("solve", "-g", "good-measure", "-d", "2", "--one-run", "--json").output)
+    moves = [Move(m["from"] - 1, None if m["to"] == "foundation" else m["to"] - 1) for m in won["moves"]]
+    assert won["verdict"] == "won" and is_solution(board, moves, GAMES["good-measure"])
+    capped = json.loads(
+        run("solve", "-g", "good-measure", "-d", "3", "--one-run", "--max-states", "5000", "--json").output
+    )
+    assert capped["verdict"] == "unknown" and capped["reason"] == "states" and capped["states"] == 5000
+
+
 def test_unknown_when_the_state_budget_runs_out():
     out = run("solve", "--game", "good-measure", "--deal", "3", "--max-states", "1000", "--json")
     record = json.loads(out.output)
