@@ -617,9 +617,10 @@ def solve(
 
     ``one_run``: a single depth-first run to the end, with no restarts,
     beams or walks, and the whole memory for its table.  It finds wins
-    later, but wastes nothing on searches that cannot finish: given hours
-    and many GiB, it settles deals that the default leaves unknown (Good
-    Measure 560: lost after 351M positions, 44 min, 8 GiB used).
+    later, but loses no time to restarts or to walks that would need more
+    memory than their share: given hours and many GiB, it settles deals
+    that the default leaves unknown (Good Measure 560: lost after 351M
+    positions, 31 min, 8 GiB used).
     """
     check_supported(rules)
     budget = budget or Budget()
