@@ -16,6 +16,11 @@ def run(*args, stdin=None):
     return CliRunner().invoke(main, list(args), input=stdin)
 
 
+def record_moves(record: dict) -> list[Move]:
+    """A JSON record's moves (piles numbered from 1) as engine moves."""
+    return [Move(m["from"] - 1, None if m["to"] == "foundation" else m["to"] - 1) for m in record["moves"]]
+
+
 def test_solve_a_deal_prints_layout_verdict_and_numbered_moves():
     out = run("solve", "--game", "bakers-dozen", "--deal", "5")
     assert out.exit_code == 0, out.output
@@ -33,8 +38,7 @@ def test_json_moves_replay():
     assert record["verdict"] == "won" and record["game"] == "good-measure"
     board = parse_board(record["board"])
     assert board == deal(GAMES["good-measure"], 5)
-    moves = [Move(m["from"] - 1, None if m["to"] == "foundation" else m["to"] - 1) for m in record["moves"]]
-    assert is_solution(board, moves, GAMES["good-measure"])
+    assert is_solution(board, record_moves(record), GAMES["good-measure"])
 
 
 def test_lost_deal():
@@ -47,8 +51,7 @@ def test_one_run_decides_and_keeps_to_its_budget():
     assert lost["verdict"] == "lost"
     board = deal(GAMES["good-measure"], 2)
     won = json.loads(run("solve", "-g", "good-measure", "-d", "2", "--one-run", "--json").output)
-    moves = [Move(m["from"] - 1, None if m["to"] == "foundation" else m["to"] - 1) for m in won["moves"]]
-    assert won["verdict"] == "won" and is_solution(board, moves, GAMES["good-measure"])
+    assert won["verdict"] == "won" and is_solution(board, record_moves(won), GAMES["good-measure"])
     capped = json.loads(
         run("solve", "-g", "good-measure", "-d", "3", "--one-run", "--max-states", "5000", "--json").output
     )
