@@ -143,7 +143,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._capacity import C_ALLOWANCE, capacity_dead_prefixes
+from ._capacity import C_ALLOWANCE, C_NODES, capacity_dead_prefixes
 from ._common import EMPTY_ANY, EMPTY_KING, FOUNDATION, MAX_PILES, TABLE_MAX_LOAD, space_takes, table_find
 
 # Status codes of a walk.
@@ -309,7 +309,7 @@ def _push(child, test, nranks, table, stack, trail, path, meta, h, cargs, depth,
     unless it is dead; True when it is won (its move then ends the line in ``path``).
 
     ``h``: its hash; ``test``: its prefixes or foundations changed, so the capacity relaxation may find it dead."""
-    empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit = cargs
+    empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop = cargs
     piles = origin.shape[0]
     if table_find(table, h[0], h[1], 1) >= 0:
         return False
@@ -318,8 +318,9 @@ def _push(child, test, nranks, table, stack, trail, path, meta, h, cargs, depth,
     if min(found[0], found[1], found[2], found[3]) >= nranks:
         path[depth, 0], path[depth, 1] = src, dst
         return True
+    limit = min(cap_limit, work_stop - cmeta[C_NODES])  # past the chunk's work, only cached verdicts
     if test and capacity_dead_prefixes(
-        child[:piles], found, nranks, empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit
+        child[:piles], found, nranks, empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, limit
     ):
         meta[H_DEAD] += 1
         return False
@@ -346,10 +347,12 @@ def chain_start(root, piles, nranks, zk, table, stack, trail, meta):
 
 @njit(cache=True)
 def chain_walk(
-    origin, where, nranks, empty_rule, zk, table, stack, trail, path, meta, node_limit, cap, cz, ckeys, ctable, cmeta,
-    cap_limit,
+    origin, where, nranks, empty_rule, zk, table, stack, trail, path, meta, node_limit, work_limit, cap, cz, ckeys,
+    ctable, cmeta, cap_limit,
 ):  # fmt: skip
-    """Expand at most ``node_limit`` positions; returns a status (module text, "Deciding").
+    """Expand at most ``node_limit`` positions, with capacity tests searching at most ``work_limit``
+    abstract positions in all (the allowance saved may be large: this keeps the clock); returns a
+    status (module text, "Deciding").
 
     ``trail`` holds the depth of each position on the stack and the move (source pile, target pile
     or ``FOUNDATION``) that made it; ``path[d]`` the move to the position of depth d last
@@ -358,7 +361,8 @@ def chain_walk(
     The capacity relaxation's cache ``ctable`` and counters ``cmeta`` are the depth-first search's
     (same origin, same abstract game); each position expanded adds one to its allowance."""
     piles = origin.shape[0]
-    cargs = (empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit)
+    work_stop = cmeta[C_NODES] + work_limit
+    cargs = (empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop)
     width = stack.shape[1]
     x = np.zeros(width, dtype=np.int8)
     m = _named(x, piles)
@@ -370,7 +374,7 @@ def chain_walk(
     room = np.int64(TABLE_MAX_LOAD * (table.shape[0] // 2))
     stop = meta[H_NODES] + node_limit
     while meta[H_TOP] > 0:
-        if meta[H_NODES] >= stop:
+        if meta[H_NODES] >= stop or cmeta[C_NODES] >= work_stop:
             return CHAIN_PAUSED
         # A position has at most 9 children a pile: 4 suits up, 4 hosts of the next rank, a space.
         if meta[H_COUNT] + 9 * piles >= room:

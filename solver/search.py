@@ -45,7 +45,8 @@ _CHAINS_AFTER = 1 << 16  # depth-first positions before the walk of the suit-bli
 _CHAINS_SHARE = 0.5  # ... after which it may take this share of the time, until it ends
 _CHAINS_MEMORY = 0.4  # ... and of the memory budget (2 GiB: room for 14M positions)
 _CHAINS_FIRST_SLOTS = 1 << 16
-_CHAINS_CHUNK = 1 << 14  # positions between two looks at the clock (about 40 ms)
+_CHAINS_CHUNK = 1 << 13  # positions between two looks at the clock
+_CHAINS_CHUNK_WORK = 1 << 13  # ... and abstract positions its capacity tests search (together ~50 ms)
 _CHAINS_CAPACITY_NODES = 1 << 14  # abstract positions one of its capacity tests may search
 _CHAINS_NAMED = (0, 5)  # ranks named in the games walked before the real game (solver/_chains.py)
 
@@ -513,8 +514,8 @@ class _Chains:
                 self.status = H.CHAIN_PAUSED
             self.status = H.chain_walk(
                 run.origin, run.where, rules.ranks, _EMPTY_CODES[rules.empty_pile], _CHAIN_KEYS, self.table,
-                self.stack, self.trail, self.path, self.meta, _CHAINS_CHUNK, run.cap, _CAPACITY_ZOBRIST, run.ckeys,
-                run.ctable, run.cmeta, _CHAINS_CAPACITY_NODES,
+                self.stack, self.trail, self.path, self.meta, _CHAINS_CHUNK, _CHAINS_CHUNK_WORK, run.cap,
+                _CAPACITY_ZOBRIST, run.ckeys, run.ctable, run.cmeta, _CHAINS_CAPACITY_NODES,
             )  # fmt: skip
         self.seconds += time.perf_counter() - began
 

@@ -163,7 +163,7 @@ def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True, 
     cmeta[C.C_ALLOWANCE] = 1 << 20
     status = H.chain_walk(
         ob, C.origin_places(ob, oh), rules.ranks, search._EMPTY_CODES[rules.empty_pile], KEYS, table, stack, trail,
-        path, meta, 1 << 30, np.zeros(C.CAP_SIZE, dtype=np.int32), search._CAPACITY_ZOBRIST,
+        path, meta, 1 << 30, 1 << 60, np.zeros(C.CAP_SIZE, dtype=np.int32), search._CAPACITY_ZOBRIST,
         np.zeros(2, dtype=np.uint64), np.zeros(1 << 18, dtype=np.uint64), cmeta, (1 << 14) if capacity else 0,
     )  # fmt: skip
     assert status in (H.CHAIN_WON, H.CHAIN_LOST), status
@@ -356,6 +356,33 @@ def test_good_measure_82_is_lost_in_the_suit_blind_game():
     chains = search._Chains(run, 1 << 30)
     chains.advance(run, 60.0)
     assert chains.status == H.CHAIN_LOST and chains.meta[H.H_NODES] < 1_000_000
+
+
+def test_a_walk_in_slices_keeps_to_each_slice_s_capacity_work_and_still_proves_good_measure_82_lost(monkeypatch):
+    """A slice stops its capacity tests at its work limit (the allowance saved by the depth-first search
+    may be large, and one slice spent 0.24 s of a 1 s budget on it); tests cut short only prune less."""
+    work_limit, spent = 300, []
+    walk = H.chain_walk
+
+    def counted(*args):
+        cmeta = args[-2]
+        before = int(cmeta[C.C_NODES])
+        status = walk(*args)
+        spent.append(int(cmeta[C.C_NODES]) - before)
+        return status
+
+    monkeypatch.setattr(search, "_CHAINS_CHUNK_WORK", work_limit)
+    monkeypatch.setattr(H, "chain_walk", counted)
+    rules = GAMES["good-measure"]
+    run = search._Search(deal(rules, 82), rules, search.Budget())
+    run.start()
+    run.cmeta[C.C_ALLOWANCE] = 1 << 30  # as after a long depth-first run whose tests gave up little
+    chains = search._Chains(run, 1 << 30)
+    while chains.open():
+        chains.advance(run, 60.0)
+    assert chains.status == H.CHAIN_LOST
+    # A test gives up on the position past its limit, so a slice may count one more.
+    assert max(spent) <= work_limit + 1 and sum(n >= work_limit for n in spent) >= 3, (max(spent), len(spent))
 
 
 def _walk_the_games(game: str, number: int) -> tuple[search._Chains, search._Search]:
