@@ -130,7 +130,6 @@ from ._common import (
     TABLE_MAX_LOAD,
     set_info,
     space_takes,
-    table_copy,
     table_find,
     table_info,
 )
@@ -269,12 +268,20 @@ def seed_random(seed):
 
 
 @njit(cache=True)
-def table_rehash(old, new, scc, scc_top):
-    """Copy ``old`` into ``new``; re-point the ``scc[:scc_top]`` slots at the copies."""
-    table_copy(old, new)
+def open_keys(table, scc, scc_top):
+    """The keys of the open positions ``scc[:scc_top]`` (slots of ``table``), to find them again once
+    the table has moved (``repoint``)."""
+    keys = np.empty((scc_top, 2), dtype=np.uint64)
     for k in range(scc_top):
-        j = 2 * scc[k]
-        scc[k] = table_find(new, old[j], old[j + 1], 0)  # there already
+        keys[k, 0], keys[k, 1] = table[2 * scc[k]], table[2 * scc[k] + 1]
+    return keys
+
+
+@njit(cache=True)
+def repoint(table, scc, keys):
+    """Point ``scc`` at the slots of ``table`` that hold ``keys`` (stored there already)."""
+    for k in range(keys.shape[0]):
+        scc[k] = table_find(table, keys[k, 0], keys[k, 1], 0)
 
 
 @njit(cache=True)
@@ -287,9 +294,7 @@ def table_evict(table, scc, scc_top, drop_bit):
     finds every slot from its home to its old place already settled and lands in that stretch,
     behind settled entries only, which never move again."""
     slots = table.shape[0] // 2
-    open_keys = np.empty((scc_top, 2), dtype=np.uint64)
-    for k in range(scc_top):
-        open_keys[k, 0], open_keys[k, 1] = table[2 * scc[k]], table[2 * scc[k] + 1]
+    kept = open_keys(table, scc, scc_top)
     start = 0
     while table[2 * start] != 0:
         start += 1
@@ -306,8 +311,7 @@ def table_evict(table, scc, scc_top, drop_bit):
             table[i], table[i + 1] = 0, 0
             table_find(table, key0, key1, np.int64(key1 & INFO_BITS))
             left += 1
-    for k in range(scc_top):
-        scc[k] = table_find(table, open_keys[k, 0], open_keys[k, 1], 0)
+    repoint(table, scc, kept)
     return left
 
 

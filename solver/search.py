@@ -34,6 +34,7 @@ _CAPACITY_HEAD_START = 1 << 12  # abstract positions the tests may search before
 _CHUNK_NODES = 1 << 16  # at most this many new positions between two looks at the clock
 _CHUNK_WORK = 1 << 17  # ... and at most this many moves tried
 _FIRST_TABLE_SLOTS = 1 << 18
+_STRETCH_SLOTS = 1 << 21  # a table grows 32 MiB at a time (a multiple of the 2 MiB huge page)
 _FIRST_RUN_NODES = 1 << 12  # the unit of the restart schedule; see _run_nodes()
 _MAX_NOISE = 3
 _BEAM_FIRST_AFTER = 1 << 16  # depth-first positions before the first beam; see _beam_due()
@@ -61,6 +62,34 @@ def _table_zeros(words: int) -> np.ndarray:
     memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zeroed by the system
     memory.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(memory, dtype=np.uint64)
+
+
+def _mapping(table: np.ndarray) -> mmap.mmap | None:
+    """The memory map under a table from ``_table_zeros``, or None (a small table)."""
+    mapping = getattr(table.base, "obj", None)
+    return mapping if isinstance(mapping, mmap.mmap) else None
+
+
+def _doubling_overhead(table: np.ndarray) -> int:
+    """Bytes that doubling ``table`` (``_doubled``) holds beyond the new table: the whole old one, or a stretch."""
+    return min(16 * _STRETCH_SLOTS, table.nbytes) if _mapping(table) is not None else table.nbytes
+
+
+def _doubled(old: np.ndarray) -> np.ndarray:
+    """A table twice the size of ``old`` with its entries; ``old`` is spent.
+
+    Copied a stretch at a time, each stretch of ``old`` given back to the system once copied: it lands
+    in about the twice as long stretch of the new table (home slots follow the keys' high bits,
+    solver/_common.py), whose untouched pages hold no memory, so the two tables never hold much more
+    than the new one, where copying whole would hold both (an 8 GiB table could not grow in 18 GiB)."""
+    new = _table_zeros(2 * old.size)
+    mapping, slots = _mapping(old), old.size // 2
+    for start in range(0, slots, _STRETCH_SLOTS):
+        stop = min(start + _STRETCH_SLOTS, slots)
+        _common.table_copy_range(old, new, start, stop)
+        if mapping is not None:
+            mapping.madvise(mmap.MADV_DONTNEED, 16 * start, 16 * (stop - start))
+    return new
 
 
 class UnsupportedRulesError(ValueError):
@@ -176,13 +205,14 @@ class _Search:
         return self._bytes(self.table.size // 2, self.mv_start.size, self.moves_src.size, self.scc.size)
 
     def grow_table(self) -> bool:
-        slots = self.table.size // 2
-        # The old and the new table live together while rehashing.
-        if self._bytes(3 * slots, self.mv_start.size, self.moves_src.size, self.scc.size) > self.budget.memory:
+        slots, top = self.table.size // 2, self.meta[K.M_SCC_TOP]
+        needed = self._bytes(2 * slots, self.mv_start.size, self.moves_src.size, self.scc.size)
+        needed += _doubling_overhead(self.table) + 16 * top  # and the open positions' keys
+        if needed > self.budget.memory or 2 * slots > _common.MAX_TABLE_SLOTS:
             return False
-        new = _table_zeros(4 * slots)
-        K.table_rehash(self.table, new, self.scc, self.meta[K.M_SCC_TOP])
-        self.table = new
+        keys = K.open_keys(self.table, self.scc, top)
+        self.table = _doubled(self.table)
+        K.repoint(self.table, self.scc, keys)
         return True
 
     def grow_stack(self) -> bool:
@@ -472,11 +502,10 @@ class _Chains:
     def _grow(self) -> bool:
         """Double the table or the stack, whichever is full; False when that would pass ``memory``."""
         if self.status == H.CHAIN_TABLE_FULL:
-            if self.bytes() + 2 * self.table.nbytes > self.memory:  # old and new live together while copying
+            needed = self.bytes() + self.table.nbytes + _doubling_overhead(self.table)
+            if needed > self.memory or self.table.size > _common.MAX_TABLE_SLOTS:
                 return False
-            new = _table_zeros(2 * self.table.size)
-            _common.table_copy(self.table, new)
-            self.table = new
+            self.table = _doubled(self.table)
         else:
             if 2 * self.bytes() - self.table.nbytes > self.memory:
                 return False
@@ -699,7 +728,9 @@ def warm_up() -> None:
     rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
     one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
     _beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64))
-    K.table_rehash(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0)
+    table, scc = np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64)
+    K.repoint(table, scc, K.open_keys(table, scc, 0))
+    _doubled(table)
     K.table_evict(np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, 1)
     K.forget_open(np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64), np.zeros(K.META_SIZE, dtype=np.int64))
     _common.table_copy(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
