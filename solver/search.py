@@ -228,9 +228,7 @@ class _Search:
         slots = self.ctable.size // 2
         bigger = 32 * slots <= self.budget.memory // 32 and self.memory() + 32 * slots <= self.budget.memory
         if self.cmeta[C.C_COUNT] > slots // 3 and bigger:
-            new = np.zeros(4 * slots, dtype=np.uint64)
-            _common.table_copy(self.ctable, new)
-            self.ctable = new
+            self.ctable = _doubled(self.ctable)
 
     def grow_scc(self) -> bool:
         if self.memory() + 8 * self.scc.size > self.budget.memory:

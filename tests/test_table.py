@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from numba import njit
 
 from solver import _common, search
 from solver._common import INFO_BITS, table_find, table_lookup
@@ -18,13 +19,19 @@ from solver.rules import GAMES
 from solver.search import LOST, Budget, solve
 
 
+@njit
+def _store(table, keys):
+    for k in range(keys.shape[0]):
+        table_find(table, keys[k, 0], keys[k, 1], k)
+
+
 def _filled(slots: int, load: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """A table from ``search._table_zeros`` (memory-mapped when 2 MiB or more) and the keys it holds."""
+    """A table from ``search._table_zeros`` (memory-mapped when 2 MiB or more) and the keys it holds,
+    the k-th with information k."""
     rng = np.random.default_rng(seed)
     keys = rng.integers(0, 2**64, size=(int(load * slots), 2), dtype=np.uint64, endpoint=False)
     table = search._table_zeros(2 * slots)
-    for k, (h0, h1) in enumerate(keys):
-        table_find(table, h0, h1, k)
+    _store(table, keys)
     return table, keys
 
 
@@ -62,7 +69,7 @@ table, _ = _filled(1 << 22, _common.TABLE_MAX_LOAD, seed=7)  # 64 MiB, 2.9M entr
 search._doubled(np.zeros(4, dtype=np.uint64))  # compiled before measuring
 open("/proc/self/clear_refs", "w").write("5")  # the peak so far (compiling, filling) is not this test's
 before = status("VmRSS:")
-grown = search._doubled(table) if sys.argv[3] == "stretches" else None
+grown = search._doubled(table) if sys.argv[2] == "stretches" else None
 if grown is None:
     grown = search._table_zeros(2 * table.size)
     _common.table_copy(table, grown)
@@ -76,7 +83,7 @@ def test_doubling_a_stretch_at_a_time_holds_about_half_the_memory_a_whole_copy_d
     here = str(search.__file__).rsplit("/solver/", 1)[0]
 
     def peak_share(how: str) -> float:
-        run = [sys.executable, "-c", _PEAK, here, "tests", how]
+        run = [sys.executable, "-c", _PEAK, here, how]
         out = subprocess.run(run, check=True, capture_output=True, text=True, cwd=here + "/tests")
         return float(out.stdout.split()[-1])
 
