@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 import pytest
-from test_capacity import SIZES, kernel_dead, walk_positions
+from test_capacity import SIZES, WalkReference, kernel_dead, walk_positions
 
 from solver import _capacity as C
 from solver import _chains as H
@@ -252,9 +252,10 @@ def test_with_every_rank_named_the_walk_decides_the_real_game(game):
     verdicts = {H.CHAIN_WON: 0, H.CHAIN_LOST: 0}
     for i in range(30):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        reference = WalkReference(rules)
         for origin, board in walk_positions(rules, rng, 1, steps=8):
             abstract = PlainChains(origin, rules).abstract(board)
-            expected = H.CHAIN_WON if reference_search(board, rules) is not None else H.CHAIN_LOST
+            expected = H.CHAIN_LOST if reference.lost(origin, board) else H.CHAIN_WON
             assert kernel_walk(kernel_state(*abstract, board, rules.ranks), origin, rules) == expected, (
                 game, board.to_text(), origin.to_text()
             )  # fmt: skip
@@ -270,11 +271,12 @@ def test_positions_a_game_with_named_ranks_loses_are_lost(game, named):
     lost = 0
     for i in range(60):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        reference = WalkReference(rules)
         for origin, board in walk_positions(rules, rng, 1):
             abstract = PlainChains(origin, rules).abstract(board)
             if kernel_walk(kernel_state(*abstract, board, named), origin, rules) != H.CHAIN_LOST:
                 continue
-            assert reference_search(board, rules) is None, (game, board.to_text(), origin.to_text())
+            assert reference.lost(origin, board), (game, board.to_text(), origin.to_text())
             lost += 1
     assert lost >= 50, lost
 
@@ -288,11 +290,12 @@ def test_positions_the_suit_blind_game_loses_are_lost(game):
     lost = beyond_capacity = by_restrictions = 0
     for i in range(120):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        reference = WalkReference(rules)
         for origin, board in walk_positions(rules, rng, 1):
             state = kernel_state(*PlainChains(origin, rules).abstract(board))
             if kernel_walk(state, origin, rules) != H.CHAIN_LOST:
                 continue
-            assert reference_search(board, rules) is None, (game, board.to_text(), origin.to_text())
+            assert reference.lost(origin, board), (game, board.to_text(), origin.to_text())
             lost += 1
             beyond_capacity += not kernel_dead(board, origin, rules)
             unrestricted = PlainChains(origin, rules, restricted=False)

@@ -67,8 +67,8 @@ def test_a_table_that_may_not_grow_forgets_and_still_agrees_with_reference_searc
             board = random_deal(rules, rng)
             result = solve(board, rules, Budget(seconds=None, states=200_000))
             counts[result.verdict] += 1
-            if result.verdict == UNKNOWN:
-                continue
+            if result.verdict == UNKNOWN or not result.evictions:
+                continue  # a deal that never forgot is the plain search, which tests/test_agreement.py checks
             expected = WON if reference_search(board, rules) is not None else LOST
             assert result.verdict == expected, board.to_text()
             if result.verdict == WON:
