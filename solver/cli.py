@@ -16,7 +16,7 @@ from .cards import card_text
 from .deals import DealNumberError, deal
 from .engine import describe_moves
 from .rules import GAMES, Rules, UnknownGameError, get_rules, with_worrying_back
-from .search import Budget, SolveResult, UnsupportedRulesError, solve, warm_up
+from .search import Budget, Progress, SolveResult, UnsupportedRulesError, solve, warm_up
 from .variants import RulesFileError, load_rules_file
 
 GAME_HELP = f"One of: {', '.join(GAMES)}; or a variant's rules file, FILE.toml."
@@ -74,8 +74,18 @@ def main() -> None:
     help="One depth-first search to the end: no restarts, beams or walks, all the memory for one table. "
     "Slower to find wins; for deals the default leaves unknown, given hours and many GiB.",
 )
+@click.option(
+    "--progress",
+    "report_every",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Every SECONDS, print the time, positions searched and memory held to standard error.",
+)
 @WORRYING_BACK
-def solve_command(game, number, board_file, timeout, memory, max_states, as_json, one_run, worrying_back) -> None:
+def solve_command(
+    game, number, board_file, timeout, memory, max_states, as_json, one_run, report_every, worrying_back
+) -> None:
     """Decide one deal: won (with the winning moves), lost, or unknown."""
     rules = _rules_or_fail(game, worrying_back)
     if (number is None) == (board_file is None):
@@ -84,6 +94,8 @@ def solve_command(game, number, board_file, timeout, memory, max_states, as_json
         raise InputError("--timeout must be positive")
     if max_states is not None and max_states <= 0:
         raise InputError("--max-states must be positive")
+    if report_every is not None and not report_every > 0:
+        raise InputError("--progress must be a positive number of seconds")
     try:
         if number is not None:
             board = deal(rules, number)
@@ -98,7 +110,8 @@ def solve_command(game, number, board_file, timeout, memory, max_states, as_json
     try:
         warm_up()
         budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
-        result = solve(board, rules, budget, one_run=one_run)
+        report = None if report_every is None else _print_progress
+        result = solve(board, rules, budget, one_run=one_run, report=report, report_every=report_every or 10.0)
     except UnsupportedRulesError as err:
         raise InputError(str(err)) from None
     if as_json:
@@ -164,6 +177,14 @@ def winrate_command(
     click.echo(
         f"Time per deal: median {seconds[len(seconds) // 2]:.3f} s, max {seconds[-1]:.3f} s, "
         f"total {sum(seconds):.1f} s.  Records: {path}"
+    )
+
+
+def _print_progress(progress: Progress) -> None:
+    click.echo(
+        f"{progress.seconds:9.1f} s  {progress.states:>14,} positions  {progress.walked:>13,} walked  "
+        f"{progress.memory / 2**30:6.2f} GiB  run {progress.runs}",
+        err=True,
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import mmap
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -135,6 +136,17 @@ class SolveResult:
     chain_named: int = 0  # ... ranks named in the last of them (all: the real game)
     lost_by_chains: bool = False  # a suit-blind game of the deal cannot be won
     won_by_walk: bool = False  # the winning line came from the walk of the real game
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a solve under way stands, for a report to the person waiting on it."""
+
+    seconds: float
+    states: int  # positions searched so far, every depth-first run counted
+    walked: int  # positions of the relaxed games walked (solver/_chains.py)
+    memory: int  # bytes held by the tables and stacks (the walks' included)
+    runs: int  # depth-first runs begun (restarts + 1)
 
 
 def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -312,8 +324,11 @@ class _Search:
             moves += [Move(next(autos)) for _ in range(self.path_autos[d])]
         return moves
 
-    def run(self, deadline: float | None, node_cap: int | None) -> tuple[int, str]:
-        """Search until a verdict, the deadline, ``node_cap`` positions, or the memory budget."""
+    def run(
+        self, deadline: float | None, node_cap: int | None, tick: Callable[[_Search], None] | None = None
+    ) -> tuple[int, str]:
+        """Search until a verdict, the deadline, ``node_cap`` positions, or the memory budget;
+        ``tick`` is called between steps (a fraction of a second apart)."""
         if self.start():
             return K.WON, ""
         if self.root_is_dead():
@@ -332,6 +347,8 @@ class _Search:
             status = self.step(chunk)
             if status in (K.WON, K.LOST):
                 return status, ""
+            if tick is not None:
+                tick(self)
 
 
 def _move(src: int, dst: int) -> Move:
@@ -616,7 +633,14 @@ def _run_beam(
 
 
 def solve(
-    board: Board, rules: Rules, budget: Budget | None = None, *, shorten_moves: bool = True, one_run: bool = False
+    board: Board,
+    rules: Rules,
+    budget: Budget | None = None,
+    *,
+    shorten_moves: bool = True,
+    one_run: bool = False,
+    report: Callable[[Progress], None] | None = None,
+    report_every: float = 10.0,
 ) -> SolveResult:
     """Decide whether ``board`` can be won under ``rules``.
 
@@ -649,6 +673,10 @@ def solve(
     memory than their share: given hours and many GiB, it settles deals
     that the default leaves unknown (Good Measure 560: lost after 351M
     positions, 31 min, 8 GiB used).
+
+    ``report``: called with a :class:`Progress` every ``report_every``
+    seconds of depth-first search (not inside a beam, which may run for
+    minutes at the largest widths).
     """
     check_supported(rules)
     budget = budget or Budget()
@@ -662,13 +690,25 @@ def solve(
     run = None
     path = None
     chains = None
+    next_report = began + report_every
+
+    def tick(current: _Search, counted: bool = False) -> None:
+        """Report if one is due; ``counted``: ``current``'s positions are in ``result.states`` already."""
+        nonlocal next_report
+        now = time.perf_counter()
+        if now >= next_report:
+            next_report = now + report_every
+            states = result.states + (0 if counted else int(current.meta[K.M_NODES]))
+            walked, held = (chains.expanded(), chains.bytes()) if chains else (0, 0)
+            report(Progress(now - began, states, walked, current.memory() + held, result.restarts + 1))
+
     while True:
         cap = None if one_run else _run_nodes(result.restarts)
         if budget.states is not None and (cap is None or budget.states - result.states <= cap):
             cap = budget.states - result.states
         K.seed_random(result.restarts)
         run = _Search(board, rules, search_budget, noise=min(result.restarts, _MAX_NOISE), before=run)
-        status, reason = run.run(deadline, cap)
+        status, reason = run.run(deadline, cap, tick if report else None)
         result.states += int(run.meta[K.M_NODES])
         result.dead_ends += int(run.meta[K.M_DEAD])
         result.lone_prunes += int(run.meta[K.M_LONE])
@@ -683,6 +723,8 @@ def solve(
             if path is not None:
                 status = K.WON
                 break
+        if report:
+            tick(run, counted=True)  # after a beam, which may have run long
         if walk_chains and chains is None and result.states >= _CHAINS_AFTER:
             chains = _Chains(run, chain_memory)
         if chains is not None:
@@ -695,6 +737,8 @@ def solve(
             if chains.won():
                 path, result.won_by_walk, status = chains.winning_line(run), True, K.WON
                 break
+            if report:
+                tick(run, counted=True)
         result.restarts += 1
     if status == K.LOST:
         result.verdict = LOST
