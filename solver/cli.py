@@ -75,12 +75,12 @@ def main() -> None:
     "Slower to find wins; for deals the default leaves unknown, given hours and many GiB.",
 )
 @click.option(
-    "--progress",
+    "--report-every",
     "report_every",
     type=float,
     default=None,
     metavar="SECONDS",
-    help="Every SECONDS, print the time, positions searched and memory held to standard error.",
+    help="Every SECONDS, print the time, positions searched and walked, and memory held to standard error.",
 )
 @WORRYING_BACK
 def solve_command(
@@ -95,7 +95,7 @@ def solve_command(
     if max_states is not None and max_states <= 0:
         raise InputError("--max-states must be positive")
     if report_every is not None and not report_every > 0:
-        raise InputError("--progress must be a positive number of seconds")
+        raise InputError("--report-every must be a positive number of seconds")
     try:
         if number is not None:
             board = deal(rules, number)

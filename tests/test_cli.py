@@ -116,11 +116,11 @@ def test_worrying_back_flag():
 
 
 def test_progress_goes_to_standard_error_and_counts_up():
-    out = run("solve", "-g", "good-measure", "-d", "3", "--max-states", "150000", "--progress", "0.001", "--json")
+    out = run("solve", "-g", "good-measure", "-d", "3", "--max-states", "150000", "--report-every", "0.001", "--json")
     assert out.exit_code == 0, out.output
     record = json.loads(out.stdout)  # the report leaves standard output alone
     lines = [line.split() for line in out.stderr.splitlines()]
     assert len(lines) >= 5 and all(line[1] == "s" and line[3] == "positions" for line in lines), out.stderr
     counted = [int(line[2].replace(",", "")) for line in lines]
     assert counted == sorted(counted) and 0 < counted[-1] <= record["states"] == 150_000
-    assert run("solve", "-g", "good-measure", "-d", "3", "--progress", "0").exit_code == 2
+    assert run("solve", "-g", "good-measure", "-d", "3", "--report-every", "0").exit_code == 2
