@@ -1,0 +1,53 @@
+"""How one depth-first run of a deal holds its positions: searched, in the table, open, closed, path depth.
+
+A run can close a position (mark it won or lost) only when the strongly
+connected component it belongs to is searched to the end; until then the
+position stays open, in the table and on the component stack, and cannot be
+forgotten.  This steps one unperturbed run (what `bakers solve --one-run`
+does) and prints its counters every twentieth of the positions asked for,
+to show whether a deal's search closes as it goes or piles up open positions.
+
+    python benchmarks/open_positions.py bakers-dozen 417 40e6
+"""
+
+import sys
+import time
+
+from solver import _kernels as K
+from solver import search
+from solver.deals import deal
+from solver.rules import GAMES
+from solver.search import Budget, _Search
+
+
+def main(game: str, number: int, positions: int, memory: int = 6 << 30) -> None:
+    rules = GAMES[game]
+    run = _Search(deal(rules, number), rules, Budget(seconds=None, memory=memory))
+    if run.start():
+        print("won by safe moves alone")
+        return
+    began, report_at, status = time.perf_counter(), 0, K.PAUSED
+    while run.meta[K.M_NODES] < positions:
+        if not run.make_room(status):
+            print("out of memory")
+            break
+        run.grow_capacity_table()
+        status = run.step(search._CHUNK_NODES)
+        if status in (K.WON, K.LOST):
+            print("won" if status == K.WON else "lost")
+            break
+        meta = run.meta
+        if meta[K.M_NODES] >= report_at:
+            report_at += positions // 20
+            stack = run.memory() - 16 * (run.table.size // 2)
+            print(
+                f"{time.perf_counter() - began:7.1f} s  searched {meta[K.M_NODES]:>12,}"
+                f"  table {meta[K.M_TABLE_COUNT]:>12,}"
+                f"  open {meta[K.M_SCC_TOP]:>11,}  closed {meta[K.M_CLOSED]:>11,}  depth {meta[K.M_DEPTH]:>11,}"
+                f"  cards up {int(run.found.sum()):2d}  stacks {stack / 2**20:,.0f} MiB",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]), int(float(sys.argv[3])))
