@@ -14,7 +14,6 @@ import sys
 import time
 
 from solver import _kernels as K
-from solver import search
 from solver.deals import deal
 from solver.rules import GAMES
 from solver.search import Budget, _Search
@@ -23,19 +22,10 @@ from solver.search import Budget, _Search
 def main(game: str, number: int, positions: int, memory: int = 6 << 30) -> None:
     rules = GAMES[game]
     run = _Search(deal(rules, number), rules, Budget(seconds=None, memory=memory))
-    if run.start():
-        print("won by safe moves alone")
-        return
-    began, report_at, status = time.perf_counter(), 0, K.PAUSED
-    while run.meta[K.M_NODES] < positions:
-        if not run.make_room(status):
-            print("out of memory")
-            break
-        run.grow_capacity_table()
-        status = run.step(search._CHUNK_NODES)
-        if status in (K.WON, K.LOST):
-            print("won" if status == K.WON else "lost")
-            break
+    began, report_at = time.perf_counter(), 0
+
+    def counters(run: _Search) -> None:
+        nonlocal report_at
         meta = run.meta
         if meta[K.M_NODES] >= report_at:
             report_at += positions // 20
@@ -47,6 +37,9 @@ def main(game: str, number: int, positions: int, memory: int = 6 << 30) -> None:
                 f"  cards up {int(run.found.sum()):2d}  stacks {stack / 2**20:,.0f} MiB",
                 flush=True,
             )
+
+    status, reason = run.run(None, positions, counters)
+    print({K.WON: "won", K.LOST: "lost"}.get(status, f"stopped: {reason}"))
 
 
 if __name__ == "__main__":

@@ -696,7 +696,7 @@ def solve(
         """Report if one is due; ``counted``: ``current``'s positions are in ``result.states`` already."""
         nonlocal next_report
         now = time.perf_counter()
-        if now >= next_report:
+        if report is not None and now >= next_report:
             next_report = now + report_every
             states = result.states + (0 if counted else int(current.meta[K.M_NODES]))
             walked, held = (chains.expanded(), chains.bytes()) if chains else (0, 0)
@@ -708,7 +708,7 @@ def solve(
             cap = budget.states - result.states
         K.seed_random(result.restarts)
         run = _Search(board, rules, search_budget, noise=min(result.restarts, _MAX_NOISE), before=run)
-        status, reason = run.run(deadline, cap, tick if report else None)
+        status, reason = run.run(deadline, cap, tick)
         result.states += int(run.meta[K.M_NODES])
         result.dead_ends += int(run.meta[K.M_DEAD])
         result.lone_prunes += int(run.meta[K.M_LONE])
@@ -723,8 +723,7 @@ def solve(
             if path is not None:
                 status = K.WON
                 break
-        if report:
-            tick(run, counted=True)  # after a beam, which may have run long
+        tick(run, counted=True)  # after a beam, which may have run long
         if walk_chains and chains is None and result.states >= _CHAINS_AFTER:
             chains = _Chains(run, chain_memory)
         if chains is not None:
@@ -737,8 +736,7 @@ def solve(
             if chains.won():
                 path, result.won_by_walk, status = chains.winning_line(run), True, K.WON
                 break
-            if report:
-                tick(run, counted=True)
+            tick(run, counted=True)
         result.restarts += 1
     if status == K.LOST:
         result.verdict = LOST
