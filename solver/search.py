@@ -6,6 +6,7 @@ kernel in :mod:`solver._kernels` -> verdict and moves -> :class:`SolveResult`.
 
 from __future__ import annotations
 
+import math
 import mmap
 import time
 from collections.abc import Callable
@@ -757,13 +758,16 @@ def warm_up() -> None:
     """Compile (or load from cache) every kernel, so that no measured time includes it."""
     from .rules import GAMES
 
+    # No clock anywhere: on a fresh cache, compiling the first kernels takes longer than any budget,
+    # and a deadline passed before the search begins would leave the search kernel for a deal to compile.
+    unlimited = Budget(seconds=None)
     # A deal that needs a search, with capacity tests on the way (its root is neither won nor dead).
     rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=3)
     searched = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0))
-    solve(searched, rules)
-    run = _Search(searched, rules, Budget())  # and the walk of its suit-blind game (solve() walks none so small)
+    solve(searched, rules, unlimited)
+    run = _Search(searched, rules, unlimited)  # and the walk of its suit-blind game (solve() walks none so small)
     run.start()
-    _Chains(run, 1 << 24).advance(run, 1.0)
+    _Chains(run, 1 << 24).advance(run, math.inf)
     # A deal that needs one move, so that every beam kernel runs (solve() never beams a deal this small).
     rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
     one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
