@@ -65,7 +65,34 @@ Deciding the abstract game
     Every abstract move shrinks a prefix or raises a foundation, so the
     abstract game has no cycles: a depth-first search with a table of
     decided positions (won or lost) decides it exactly, and its verdicts
-    hold for every search node whose abstraction meets them.
+    hold for every search node whose abstraction meets them.  Two rules
+    skip moves that cannot turn a lost position into a won one; the
+    verdicts stay the abstract game's exact values.
+Safe moves up
+    Let card c, of rank r, be able to go up (a free card or a prefix top,
+    its foundation at r-1) with every foundation at r-2 or more, and let
+    A' be A after c goes up (fitting).  If A can be won, so can A': then
+    trying only that move loses no win.  Every card of rank r-1 still out
+    is of a suit whose foundation is at r-2, so it may go up whenever it
+    is free or a prefix top.  From A', first put every free card of rank
+    r-1 up; then play A's winning line, leaving out the moves of c and of
+    those cards, and playing each card of rank r-1 up, not off, when the
+    line has it leave its prefix.  Every move stays legal (a foundation is
+    never lower than in A's line, and a suit's next card up is the same
+    card), and each position is the line's one with c and some cards of
+    rank r-1 up, the rest of those still in their prefixes: fewer free
+    cards to seat, and seats lost only of ranks r-1 and r-2, which no card
+    still out needs (every card of rank r-2 is up, and none of rank r-1 is
+    free), while a prefix shorter by c shows one more seat or space.  So
+    every position fits.  (With every foundation at r-1 or more this is
+    the plain rule that no card still out can sit on c.)
+Pointless leaves
+    Where a space takes nothing, the bottom card of a pile never leaves its
+    prefix.  If the position A' after it leaves can be won, so can A: play
+    A''s line with the card kept in its prefix until the line puts it up
+    (from its prefix top, with the same foundation).  Each position is the
+    line's one with that card in its prefix rather than free: one card less
+    to seat, the same seats, and no space lost, since spaces take nothing.
 """
 
 from __future__ import annotations
@@ -73,7 +100,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._common import MAX_PILES, TABLE_MAX_LOAD, set_info, space_takes, table_find, table_info, table_lookup
+from ._common import EMPTY_NONE, MAX_PILES, TABLE_MAX_LOAD, set_info, space_takes, table_find, table_info, table_lookup
 
 CAP_UNKNOWN, CAP_WON, CAP_LOST = 0, 1, 2  # a table entry's information; unknown: being decided, or given up on
 CAP_DEPTH = 2 * 52 + 2  # each abstract move puts a card up or shrinks a prefix
@@ -256,6 +283,8 @@ def _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
         if fits(cap, nranks, empty_rule, 0, False, False):
             return True
     else:
+        if n == 1 and empty_rule == EMPTY_NONE:
+            return False  # a pointless leave (module text, "Pointless leaves")
         cap[_FREE + rank] += 1
         _shrink(cap, origin, cz, ckeys, p, False)
         left_seat = n >= 2 and _rank(origin[p, n - 2]) == rank + 1
@@ -304,6 +333,26 @@ def _mark_path(cap, origin, where, cz, ckeys, ctable, depth, info):
 
 
 @njit(cache=True)
+def _first_move(cap, origin, where, nranks, moves):
+    """Where a position's moves start: 0 (all of them in turn), or ``moves + 1 + m`` when move m is a
+    safe move up (module text), the only move worth trying; of several, the lowest card's."""
+    low = min(cap[_FOUND], cap[_FOUND + 1], cap[_FOUND + 2], cap[_FOUND + 3])
+    best, best_rank = 0, low + 3  # safe: a card at most two ranks above every foundation
+    for suit in range(4):
+        rank = cap[_FOUND + suit] + 1
+        if rank < best_rank and _free_card_up(cap, where, suit, nranks) >= 0:
+            best, best_rank = moves + 1 + suit, rank
+    for p in range(origin.shape[0]):
+        n = cap[_LEN + p]
+        if n > 0:
+            card = origin[p, n - 1]
+            rank = _rank(card)
+            if rank < best_rank and cap[_FOUND + card % 4] == rank - 1:
+                best, best_rank = moves + 1 + 4 + p, rank
+    return best
+
+
+@njit(cache=True)
 def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit):
     """Decide the abstract position in ``cap``: CAP_WON, CAP_LOST, or CAP_UNKNOWN after ``node_limit`` positions.
 
@@ -318,13 +367,19 @@ def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, c
         return CAP_WON
     moves = 4 + 2 * origin.shape[0]
     depth = 0
-    cap[_NEXT] = 0
+    cap[_NEXT] = _first_move(cap, origin, where, nranks, moves)
     nodes = 0
     while True:
         move = cap[_NEXT + depth]
+        if move > moves:  # a safe move up, the only one tried
+            move -= moves + 1
+            cap[_NEXT + depth] = moves
         if move < moves:
-            cap[_NEXT + depth] = move + 1
+            if cap[_NEXT + depth] < moves:
+                cap[_NEXT + depth] = move + 1
             if not _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
+                if cap[_NEXT + depth] == moves and move < 4 + origin.shape[0]:
+                    cap[_NEXT + depth] = 0  # cannot happen (a safe move always fits); if it did, try them all
                 continue
             slot = table_find(ctable, ckeys[0], ckeys[1], CAP_UNKNOWN)
             if slot < 0:
@@ -343,7 +398,7 @@ def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, c
                 return CAP_UNKNOWN
             depth += 1
             cap[_MOVE + depth] = move
-            cap[_NEXT + depth] = 0
+            cap[_NEXT + depth] = _first_move(cap, origin, where, nranks, moves)
         else:
             set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), CAP_LOST)
             if depth == 0:
