@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .deals import MAX_DEAL, deal
 from .rules import Rules, get_rules
-from .search import Budget, SolveResult, solve, warm_up
+from .search import Budget, solve, warm_up
 from .stats import WinRate
 
 MAX_BATCH = 10_000_000  # deals in one batch
@@ -63,20 +63,11 @@ def solve_record(rules: Rules | str, number: int, budget: Budget) -> dict:
         "memory_mib": round(result.memory / 2**20, 1),
         "beams": result.beams,
         "evictions": result.evictions,
-        "found_by": _found_by(result),
+        "found_by": result.found_by,
         "chain_positions": result.chain_positions,
         "chain_named": result.chain_named,
+        "root_test_positions": result.root_test_positions,
     }
-
-
-def _found_by(result: SolveResult) -> str:
-    """Which search decided: "beam", "walk" (of the real game, solver/_chains.py) or "depth-first" for a win;
-    "suit-blind" (a walk) or "depth-first" for a loss."""
-    if result.verdict == "won":
-        return "beam" if result.won_by_beam else "walk" if result.won_by_walk else "depth-first"
-    if result.verdict == "lost":
-        return "suit-blind" if result.lost_by_chains else "depth-first"
-    return ""
 
 
 def read_records(path: Path) -> list[dict]:

@@ -198,6 +198,7 @@ def _json_record(rules, source, number, board, result: SolveResult) -> dict:
         "note": board.note,
         "verdict": result.verdict,
         "reason": result.reason,
+        "found_by": result.found_by,
         "states": result.states,
         "seconds": round(result.seconds, 4),
         "moves": [
@@ -223,7 +224,11 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
         click.echo(f"  pile {p:2d}: {' '.join(card_text(c) for c in pile) or '(empty)'}")
     explain = {
         "won": "a winning line was found and replayed legally",
-        "lost": "every reachable position was searched: no win exists",
+        "lost": {
+            "depth-first": "every reachable position was searched: no win exists",
+            "suit-blind": "not even the game with the suits of moved cards forgotten can be won",
+            "capacity": "not even the game that forgets where moved cards lie, counting hosts, can be won",
+        }.get(result.found_by, ""),
         "unknown": f"the {result.reason} budget ran out first",
     }[result.verdict]
     click.echo(f"Verdict: {result.verdict} ({explain})")

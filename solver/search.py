@@ -51,6 +51,9 @@ _CHAINS_FIRST_SLOTS = 1 << 16
 _CHAINS_CHUNK = 1 << 13  # positions between two looks at the clock
 _CHAINS_CHUNK_WORK = 1 << 13  # ... and abstract positions its capacity tests search (together ~50 ms)
 _CHAINS_CAPACITY_NODES = 1 << 14  # abstract positions one of its capacity tests may search
+_ROOT_TEST_FIRST_SLOTS = 1 << 16  # the root's capacity test searched to the end (_RootTest)
+_ROOT_TEST_SHARE = 2 / 3  # ... the share of the time it may take, with the walks, until it ends
+_ROOT_TEST_SLICE = 1 << 13  # abstract positions between two looks at the clock (~40 ms); see _RootTest.advance
 _CHAINS_NAMED = (0, 5)  # ranks named in the games walked before the real game (solver/_chains.py)
 
 
@@ -137,6 +140,18 @@ class SolveResult:
     chain_named: int = 0  # ... ranks named in the last of them (all: the real game)
     lost_by_chains: bool = False  # a suit-blind game of the deal cannot be won
     won_by_walk: bool = False  # the winning line came from the walk of the real game
+    root_test_positions: int = 0  # abstract positions the root's capacity test searched (_RootTest)
+    lost_by_root_test: bool = False  # ... and it found the abstract game lost
+
+    @property
+    def found_by(self) -> str:
+        """Which search decided: "beam", "walk" (of the real game, solver/_chains.py) or "depth-first" for
+        a win; "suit-blind" (a walk), "capacity" (the root's capacity test) or "depth-first" for a loss."""
+        if self.verdict == WON:
+            return "beam" if self.won_by_beam else "walk" if self.won_by_walk else "depth-first"
+        if self.verdict == LOST:
+            return "suit-blind" if self.lost_by_chains else "capacity" if self.lost_by_root_test else "depth-first"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -470,6 +485,67 @@ def _beam_search(
     return root_moves + [_move(out_src[i], out_dst[i]) for i in range(count)], generated
 
 
+class _RootTest:
+    """The capacity test of the search's root (:mod:`solver._capacity`) searched to the end, in slices
+    between depth-first runs, with its own table, in the walks' share of the time and memory: it runs
+    before them and lets its table go when it ends.
+
+    The search tests every position with at most ``_CAPACITY_NODES`` abstract positions; some deals
+    need far more at the root alone (Baker's Dozen 417: 3.3 million, 17 s), and then the abstract
+    game, which has no cycles and forgets where moved cards lie, is the cheaper proof: the search of
+    the real game had not ended after 573 million positions.  Most deals' abstract games are won
+    within milliseconds, which ends this test with nothing learned."""
+
+    def __init__(self, run: _Search, memory: int):
+        self.memory = memory
+        self.table = _table_zeros(2 * _ROOT_TEST_FIRST_SLOTS)
+        self.cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
+        self.cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
+        self.ckeys = np.zeros(2, dtype=np.uint64)
+        self.status, self.seconds = C.CAP_UNKNOWN, 0.0
+        self.gave_up = run.capacity_limit() == 0  # capacity tests off (worrying back, or a test's setting)
+
+    def open(self) -> bool:
+        return self.status == C.CAP_UNKNOWN and not self.gave_up
+
+    def positions(self) -> int:
+        return int(self.cmeta[C.C_NODES])
+
+    def bytes(self) -> int:
+        return self.table.nbytes
+
+    def _room(self) -> bool:
+        """Grow the table when the next slice might overfill it; False when that would pass ``memory``."""
+        slots = self.table.size // 2
+        if self.cmeta[C.C_COUNT] + _ROOT_TEST_SLICE + 2 <= _common.TABLE_MAX_LOAD * slots:
+            return True
+        if 2 * self.table.nbytes + _doubling_overhead(self.table) > self.memory:
+            return False
+        self.table = _doubled(self.table)
+        return True
+
+    def advance(self, run: _Search, seconds: float) -> None:
+        """Search on for about ``seconds``; each slice starts again from the root, through the verdicts
+        the table holds, so it goes on where the last one stopped.  Walking back down to there counts
+        the undecided positions on the way (at most ``CAP_DEPTH``), so a slice must be longer."""
+        assert _ROOT_TEST_SLICE > C.CAP_DEPTH
+        began = time.perf_counter()
+        rules = run.rules
+        while self.open() and time.perf_counter() - began < seconds:
+            if not self._room():
+                self.gave_up = True  # the deal is left to the other searches
+                break
+            C.abstract(run.origin, run.origin_heights, run.origin_found, run.origin, run.origin_heights,
+                       self.cap, _CAPACITY_ZOBRIST, self.ckeys)  # fmt: skip
+            self.status = C.capacity_search(
+                run.origin, run.where, rules.ranks, _EMPTY_CODES[rules.empty_pile], self.cap, _CAPACITY_ZOBRIST,
+                self.ckeys, self.table, self.cmeta, _ROOT_TEST_SLICE,
+            )  # fmt: skip
+        self.seconds += time.perf_counter() - began
+        if not self.open():
+            self.table = np.zeros(0, dtype=np.uint64)  # done: let the memory go
+
+
 class _Chains:
     """The walks of the deal's suit-blind games (:mod:`solver._chains`), run in slices between
     depth-first runs, within their own share of the memory; ``status`` says where they stand.
@@ -568,16 +644,22 @@ class _Chains:
         """Whether walking on may still decide something."""
         return self.status != H.CHAIN_LOST and not self.won() and not self.gave_up
 
-    def take_turn(self, run: _Search, deadline: float | None) -> None:
-        """Walk for the time owed: ``_CHAINS_SHARE`` of the time since the walk began, this turn included."""
-        if not self.open():
-            return
-        now = time.perf_counter()
-        owed = (_CHAINS_SHARE * (now - self.began) - self.seconds) / (1 - _CHAINS_SHARE)
-        if deadline is not None:
-            owed = min(owed, deadline - now)
-        if owed > 0:
-            self.advance(run, owed)
+
+def _take_turn(run: _Search, chains: _Chains, root_test: _RootTest, deadline: float | None) -> None:
+    """Run the searches beside the depth-first runs for the time owed them: a share of the time since they
+    began, this turn included.  The root's capacity test takes it first, until it ends (most deals'
+    within milliseconds, Baker's Dozen 417's after 16 s), with a larger share, then the walks."""
+    now = time.perf_counter()
+    share = _ROOT_TEST_SHARE if root_test.open() else _CHAINS_SHARE
+    owed = (share * (now - chains.began) - chains.seconds - root_test.seconds) / (1 - share)
+    if deadline is not None:
+        owed = min(owed, deadline - now)
+    if owed <= 0:
+        return
+    if root_test.open():
+        root_test.advance(run, owed)
+    elif chains.open():
+        chains.advance(run, owed)
 
 
 def _luby(i: int) -> int:
@@ -690,8 +772,12 @@ def solve(
     search_budget = replace(budget, memory=budget.memory - chain_memory)
     run = None
     path = None
-    chains = None
+    chains = root_test = None
     next_report = began + report_every
+
+    def held() -> int:
+        """Bytes the searches beside the depth-first runs hold."""
+        return chains.bytes() + root_test.bytes() if chains else 0
 
     def tick(current: _Search, counted: bool = False) -> None:
         """Report if one is due; ``counted``: ``current``'s positions are in ``result.states`` already."""
@@ -700,8 +786,8 @@ def solve(
         if report is not None and now >= next_report:
             next_report = now + report_every
             states = result.states + (0 if counted else int(current.meta[K.M_NODES]))
-            walked, held = (chains.expanded(), chains.bytes()) if chains else (0, 0)
-            report(Progress(now - began, states, walked, current.memory() + held, result.restarts + 1))
+            walked = chains.expanded() if chains else 0
+            report(Progress(now - began, states, walked, current.memory() + held(), result.restarts + 1))
 
     while True:
         cap = None if one_run else _run_nodes(result.restarts)
@@ -714,23 +800,29 @@ def solve(
         result.dead_ends += int(run.meta[K.M_DEAD])
         result.lone_prunes += int(run.meta[K.M_LONE])
         result.capacity_dead_ends = int(run.cmeta[C.C_DEAD])  # counted across runs
-        result.memory = max(result.memory, run.memory() + (chains.bytes() if chains else 0))
+        result.memory = max(result.memory, run.memory() + held())
         result.evictions = run.evictions
         final_states = budget.states is not None and result.states >= budget.states
         if status in (K.WON, K.LOST) or reason in ("time", "memory") or final_states or one_run:
             break
         if result.states >= _beam_due(result.beams):
-            path = _run_beam(board, rules, result, run, budget, deadline, chains.bytes() if chains else 0)
+            path = _run_beam(board, rules, result, run, budget, deadline, held())
             if path is not None:
                 status = K.WON
                 break
         tick(run, counted=True)  # after a beam, which may have run long
         if walk_chains and chains is None and result.states >= _CHAINS_AFTER:
             chains = _Chains(run, chain_memory)
+            root_test = _RootTest(run, chain_memory - chains.bytes())  # done before the walks need more
         if chains is not None:
-            chains.take_turn(run, deadline)
+            result.memory = max(result.memory, run.memory() + held())
+            _take_turn(run, chains, root_test, deadline)
+            result.root_test_positions = root_test.positions()
+            if root_test.status == C.CAP_LOST:
+                status, result.lost_by_root_test = K.LOST, True
+                break
             result.chain_positions, result.chain_named = chains.expanded(), chains.named()
-            result.memory = max(result.memory, run.memory() + chains.bytes())
+            result.memory = max(result.memory, run.memory() + held())
             if chains.status == H.CHAIN_LOST:
                 status, result.lost_by_chains = K.LOST, True
                 break
@@ -768,6 +860,7 @@ def warm_up() -> None:
     run = _Search(searched, rules, unlimited)  # and the walk of its suit-blind game (solve() walks none so small)
     run.start()
     _Chains(run, 1 << 24).advance(run, math.inf)
+    _RootTest(run, 1 << 24).advance(run, math.inf)  # and its root's capacity test to the end
     # A deal that needs one move, so that every beam kernel runs (solve() never beams a deal this small).
     rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
     one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))

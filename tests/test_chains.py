@@ -430,3 +430,35 @@ def test_a_batch_record_says_which_search_proved_a_loss(monkeypatch):
     assert record["verdict"] == "lost" and record["found_by"] == "suit-blind" and record["chain_positions"] > 0
     record = solve_record("good-measure", 1, search.Budget(seconds=30))  # lost at the root
     assert record["verdict"] == "lost" and record["found_by"] == "depth-first" and record["chain_positions"] == 0
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_solve_with_the_root_capacity_test_agrees_with_the_reference_search(game, monkeypatch):
+    """The root's capacity test searched to the end (search._RootTest), from the first restart on, with
+    the depth-first search's own capacity tests cut to one abstract position: where it says lost, so does
+    the reference search."""
+    monkeypatch.setattr(search, "_CHAINS_AFTER", 0)
+    monkeypatch.setattr(search, "_run_nodes", lambda restarts: 8)
+    monkeypatch.setattr(search, "_CAPACITY_NODES", 1)
+    monkeypatch.setattr(search, "_ROOT_TEST_SLICE", C.CAP_DEPTH + 8)  # slices that go on where the last stopped
+    rng = random.Random(f"root-test-{game}")
+    by_root_test = 0
+    for i in range(300):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        board = next(walk_positions(rules, rng, 1, steps=1))[0]
+        result = search.solve(board, rules, search.Budget(seconds=None))
+        expected = "won" if reference_search(board, rules) is not None else "lost"
+        assert result.verdict == expected, (game, board.to_text())
+        by_root_test += result.lost_by_root_test
+        assert result.lost_by_root_test == (result.found_by == "capacity")
+    assert by_root_test >= 10, by_root_test
+
+
+def test_bakers_dozen_6174_is_lost_by_the_root_capacity_test():
+    """Unknown after 20 minutes of one depth-first run (79 million positions); its root's abstract game
+    is lost after some 220,000 abstract positions."""
+    from solver.batch import solve_record
+
+    record = solve_record("bakers-dozen", 6174, search.Budget(seconds=60))
+    assert record["verdict"] == "lost" and record["found_by"] == "capacity", record
+    assert 100_000 < record["root_test_positions"] < 1_000_000, record
