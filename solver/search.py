@@ -491,7 +491,7 @@ class _RootTest:
     before them and lets its table go when it ends.
 
     The search tests every position with at most ``_CAPACITY_NODES`` abstract positions; some deals
-    need far more at the root alone (Baker's Dozen 417: 3.3 million, 17 s), and then the abstract
+    need far more at the root alone (Baker's Dozen 417: 3.3 million, 16 s), and then the abstract
     game, which has no cycles and forgets where moved cards lie, is the cheaper proof: the search of
     the real game had not ended after 573 million positions.  Most deals' abstract games are won
     within milliseconds, which ends this test with nothing learned."""
@@ -742,13 +742,16 @@ def solve(
     Once a deal has resisted a while, beam searches of growing width run
     between the runs (``_beam_due``).  A beam finds wins only, each replayed
     like any other, so it too changes how fast a verdict comes, never which.
-    From then on too the game is walked with the suits of moved cards
-    forgotten (:mod:`solver._chains`), in slices that take half the time
-    until it ends: when that game cannot be won, neither can the deal.
-    When it can, the walk goes on with the suits of the five lowest ranks
-    kept, then with every suit kept -- the real game, whose win is a
-    winning line, replayed like any other.  The walks hold their own share
-    of the memory, ``_CHAINS_MEMORY``.
+    From then on too, first, the capacity test of the root
+    (:mod:`solver._capacity`) is searched to the end in slices that take
+    two thirds of the time until it ends: when its abstract game cannot be
+    won, neither can the deal.  Then the game is walked with the suits of
+    moved cards forgotten (:mod:`solver._chains`), in slices that take half
+    the time until it ends: when that game cannot be won, neither can the
+    deal.  When it can, the walk goes on with the suits of the five lowest
+    ranks kept, then with every suit kept -- the real game, whose win is a
+    winning line, replayed like any other.  Both hold their own share of
+    the memory, ``_CHAINS_MEMORY``, one after the other.
 
     ``one_run``: a single depth-first run to the end, with no restarts,
     beams or walks, and the whole memory for its table.  It finds wins
