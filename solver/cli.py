@@ -71,8 +71,9 @@ def main() -> None:
 @click.option(
     "--one-run",
     is_flag=True,
-    help="One depth-first search to the end: no restarts, beams or walks, all the memory for one table. "
-    "Slower to find wins; for deals the default leaves unknown, given hours and many GiB.",
+    help="The root's capacity test to the end, then one depth-first search to the end: no restarts, beams "
+    "or walks, all the memory for one table. Slower to find wins; for deals the default leaves unknown, "
+    "given hours and many GiB.",
 )
 @click.option(
     "--report-every",

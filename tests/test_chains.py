@@ -462,3 +462,12 @@ def test_bakers_dozen_6174_is_lost_by_the_root_capacity_test():
     record = solve_record("bakers-dozen", 6174, search.Budget(seconds=60))
     assert record["verdict"] == "lost" and record["found_by"] == "capacity", record
     assert 100_000 < record["root_test_positions"] < 1_000_000, record
+
+
+def test_one_run_starts_with_the_root_capacity_test():
+    """``one_run`` runs the root's capacity test to the end before its depth-first run, which alone had
+    not ended Baker's Dozen 6174 after 79 million positions."""
+    rules = GAMES["bakers-dozen"]
+    result = search.solve(deal(rules, 6174), rules, search.Budget(seconds=60), one_run=True)
+    assert result.verdict == "lost" and result.found_by == "capacity" and result.states == 0, result
+    assert 100_000 < result.root_test_positions < 1_000_000, result
