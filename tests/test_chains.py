@@ -335,17 +335,23 @@ def _forced_walks(monkeypatch):
     monkeypatch.setattr(search._Search, "capacity_limit", lambda self: 0)
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_solve_with_the_walk_agrees_with_the_reference_search(game, monkeypatch):
-    _forced_walks(monkeypatch)
-    rng = random.Random(f"chains-solve-{game}")
-    by_walk = won_by_walk = 0
-    for i in range(100):
+def _solved_as_the_reference_search(game: str, seed: str, deals: int):
+    """solve()'s results on random small deals of ``game``, each checked against the reference search."""
+    rng = random.Random(seed)
+    for i in range(deals):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         board = next(walk_positions(rules, rng, 1, steps=1))[0]
         result = search.solve(board, rules, search.Budget(seconds=None))
         expected = "won" if reference_search(board, rules) is not None else "lost"
         assert result.verdict == expected, (game, board.to_text())
+        yield result
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_solve_with_the_walk_agrees_with_the_reference_search(game, monkeypatch):
+    _forced_walks(monkeypatch)
+    by_walk = won_by_walk = 0
+    for result in _solved_as_the_reference_search(game, f"chains-solve-{game}", 100):
         by_walk += result.lost_by_chains
         won_by_walk += result.won_by_walk  # solve() replays every winning line
     assert by_walk >= 5 and won_by_walk >= 5, (by_walk, won_by_walk)
@@ -441,14 +447,8 @@ def test_solve_with_the_root_capacity_test_agrees_with_the_reference_search(game
     monkeypatch.setattr(search, "_run_nodes", lambda restarts: 8)
     monkeypatch.setattr(search, "_CAPACITY_NODES", 1)
     monkeypatch.setattr(search, "_ROOT_TEST_SLICE", C.CAP_DEPTH + 8)  # slices that go on where the last stopped
-    rng = random.Random(f"root-test-{game}")
     by_root_test = 0
-    for i in range(300):
-        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
-        board = next(walk_positions(rules, rng, 1, steps=1))[0]
-        result = search.solve(board, rules, search.Budget(seconds=None))
-        expected = "won" if reference_search(board, rules) is not None else "lost"
-        assert result.verdict == expected, (game, board.to_text())
+    for result in _solved_as_the_reference_search(game, f"root-test-{game}", 300):
         by_root_test += result.lost_by_root_test
         assert result.lost_by_root_test == (result.found_by == "capacity")
     assert by_root_test >= 10, by_root_test
