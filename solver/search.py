@@ -503,6 +503,7 @@ class _RootTest:
         self.cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
         self.ckeys = np.zeros(2, dtype=np.uint64)
         self.status, self.seconds = C.CAP_UNKNOWN, 0.0
+        self.peak = self.table.nbytes  # its table's largest size (it lets the table go when it ends)
         self.gave_up = run.capacity_limit() == 0  # capacity tests off (worrying back, or a test's setting)
 
     def open(self) -> bool:
@@ -522,6 +523,7 @@ class _RootTest:
         if 2 * self.table.nbytes + _doubling_overhead(self.table) > self.memory:
             return False
         self.table = _doubled(self.table)
+        self.peak = self.table.nbytes
         return True
 
     def advance(self, run: _Search, seconds: float) -> None:
@@ -671,6 +673,7 @@ def _root_test_lost(board: Board, rules: Rules, budget: Budget, deadline: float 
     test = _RootTest(probe, budget.memory - probe.memory())
     test.advance(probe, math.inf if deadline is None else deadline - time.perf_counter())
     result.root_test_positions = test.positions()
+    result.memory = probe.memory() + test.peak
     return test.status == C.CAP_LOST
 
 
@@ -836,8 +839,10 @@ def solve(
             chains = _Chains(run, chain_memory)
             root_test = _RootTest(run, chain_memory - chains.bytes())  # done before the walks need more
         if chains is not None:
-            result.memory = max(result.memory, run.memory() + held())
+            root_test_turn = root_test.open()  # then the walks do not grow this turn
             _take_turn(run, chains, root_test, deadline)
+            if root_test_turn:  # at its largest, though it may have ended and let its table go
+                result.memory = max(result.memory, run.memory() + chains.bytes() + root_test.peak)
             result.root_test_positions = root_test.positions()
             if root_test.status == C.CAP_LOST:
                 status, result.lost_by_root_test = K.LOST, True
