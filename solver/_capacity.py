@@ -379,7 +379,7 @@ def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, c
                 cap[_NEXT + depth] = move + 1
             if not _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
                 if cap[_NEXT + depth] == moves and move < 4 + origin.shape[0]:
-                    cap[_NEXT + depth] = 0  # cannot happen (a safe move always fits); if it did, try them all
+                    cap[_NEXT + depth] = 0  # from a position that does not fit: try them all, as before
                 continue
             slot = table_find(ctable, ckeys[0], ckeys[1], CAP_UNKNOWN)
             if slot < 0:

@@ -115,6 +115,16 @@ class PlainModel:
         return False
 
 
+def decide(cap, ckeys, ob, oh, rules, table_words: int, node_limit: int) -> int:
+    """The kernel's verdict on the abstract position in ``cap`` / ``ckeys`` (origin ``ob``, ``oh``),
+    with a fresh table of ``table_words`` words."""
+    table = np.zeros(table_words, dtype=np.uint64)
+    cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
+    where = C.origin_places(ob, oh)
+    empty = _EMPTY_CODES[rules.empty_pile]
+    return C.capacity_search(ob, where, rules.ranks, empty, cap, CZ, ckeys, table, cmeta, node_limit)
+
+
 def kernel_verdict(board: Board, origin: Board, rules, node_limit: int = 1 << 20) -> int:
     """The kernel's verdict on the abstraction of ``board`` against ``origin``, with a fresh table."""
     b, h, f = state_arrays(board, rules)
@@ -122,11 +132,7 @@ def kernel_verdict(board: Board, origin: Board, rules, node_limit: int = 1 << 20
     cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
     ckeys = np.zeros(2, dtype=np.uint64)
     C.abstract(b, h, f, ob, oh, cap, CZ, ckeys)
-    table = np.zeros(1 << 22, dtype=np.uint64)
-    cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-    where = C.origin_places(ob, oh)
-    empty = _EMPTY_CODES[rules.empty_pile]
-    return C.capacity_search(ob, where, rules.ranks, empty, cap, CZ, ckeys, table, cmeta, node_limit)
+    return decide(cap, ckeys, ob, oh, rules, 1 << 22, node_limit)
 
 
 def kernel_verdict_of(prefix, found, origin: Board, rules) -> int:
@@ -137,12 +143,7 @@ def kernel_verdict_of(prefix, found, origin: Board, rules) -> int:
     lengths, found = np.array(prefix, dtype=np.int32), np.array(found, dtype=np.int32)
     C.abstract_prefixes(lengths, found, ob, rules.ranks, cap)
     C._hash(lengths, found, CZ, ckeys)
-    table = np.zeros(1 << 17, dtype=np.uint64)
-    cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-    where = C.origin_places(ob, oh)
-    return C.capacity_search(
-        ob, where, rules.ranks, _EMPTY_CODES[rules.empty_pile], cap, CZ, ckeys, table, cmeta, 1 << 15
-    )
+    return decide(cap, ckeys, ob, oh, rules, 1 << 17, 1 << 15)
 
 
 def walk_positions(rules, rng: random.Random, deals: int, steps: int = 25):
