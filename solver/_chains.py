@@ -79,19 +79,27 @@ Claim 2: the same holds in the game with the restrictions.
     touch piles with a prefix or every pile alike, so the symmetry below
     keeps them.)
 Named ranks: from the suit-blind game to the real one
-    The game may keep the suits of the free cards of the m lowest ranks: a
-    slot of such a rank is *named* by its suit.  A named slot goes up as its
-    own suit only and moves with its name; a prefix top of such a rank that
-    leaves becomes a slot named by its suit.  Claims 1 and 2 hold as they
-    stand, H naming each slot by its real card's suit: every real move is
-    still one abstract move (a named slot goes up as its card does), and a
-    named top slot whose card is ripe is the real top card, a safe move, so
-    the ripe rule takes it too with the same proof.  With m = 0 this is the
-    suit-blind game; with every rank named it is the real game itself (each
-    free card is known), so a win of its walk is a real winning line.  A
-    loss at any m proves the deal lost; a larger m loses more positions
-    and meets more.  The capacity test prunes every one of these games
-    (forget the names: a winning line stays a suit-blind winning line).
+    The game may keep the suits of the free cards of some ranks, any set of
+    them; the walks use the l lowest and the h highest: a slot of such a
+    rank is *named* by its suit.  A named slot goes up as its own suit only
+    and moves with its name; a prefix top of such a rank that leaves
+    becomes a slot named by its suit.  Claims 1 and 2 hold as they stand,
+    H naming each slot of a named rank by its real card's suit: every real
+    move is still one abstract move (a named slot goes up as its card does,
+    an unnamed one as any free card of its rank may), and a named top slot
+    whose card is ripe is the real top card, a safe move, so the ripe rule
+    takes it too with the same proof.  Nothing in either claim asks which
+    ranks are named.  With none named this is the suit-blind game; with
+    every rank named it is the real game itself (each free card is known),
+    so a win of its walk is a real winning line.  A loss with any set named
+    proves the deal lost; a larger set loses more positions and meets
+    more.  Low ranks named tell which Ace or Two a slot is, so which suit
+    can climb first; high ranks named tell which Queen lies on which King,
+    so which must go up before which (Good Measure 560's suit-blind game
+    and its game with Aces to Fives named are won, its game with Nines to
+    Kings named is lost).  The capacity test prunes every one of these
+    games (forget the names: a winning line stays a suit-blind winning
+    line).
 Piles without a prefix are interchangeable
     A prefix never grows in the abstract game, and a pile with n = 0 is
     seen only through (k, b): the origin's cards of that pile are free
@@ -168,46 +176,65 @@ def chain_keys(seed: int = 20261202) -> np.ndarray:
     return rng.integers(0, 2**64, size=(2, _KEY_ROWS, 64), dtype=np.uint64, endpoint=False)
 
 
-def root_state(origin_heights: np.ndarray, found: np.ndarray, named: int = 0) -> np.ndarray:
+def root_state(origin_heights: np.ndarray, found: np.ndarray, nranks: int, low: int = 0, high: int = 0) -> np.ndarray:
     """The abstract root: every pile its whole prefix, no slots; the foundations; room for the
-    suits of slots of the ``named`` lowest ranks."""
+    suits of slots of the ``low`` lowest and the ``high`` highest ranks (module text, "Named ranks")."""
     piles = origin_heights.shape[0]
-    state = np.zeros(3 * piles + 4 + piles * named, dtype=np.int8)
+    high = min(high, nranks - low)
+    state = np.zeros(3 * piles + 6 + piles * (low + high), dtype=np.int8)
     state[:piles] = origin_heights
     state[3 * piles : 3 * piles + 4] = found
+    state[3 * piles + 4], state[3 * piles + 5] = low, nranks - high + 1
     return state
 
 
 @njit(cache=True, inline="always")
 def _named(state, piles):
-    """How many of the lowest ranks the position names (its width tells)."""
-    return (state.shape[0] - 3 * piles - 4) // piles
+    """How many ranks the position names (its width tells)."""
+    return (state.shape[0] - 3 * piles - 6) // piles
 
 
 @njit(cache=True, inline="always")
-def _name_at(piles, m, p, t):
-    """Where a position naming ``m`` ranks keeps the suit (plus one; 0: no slot) of pile p's slot of rank t."""
-    return 3 * piles + 4 + p * m + t - 1
+def _named_rank(state, piles, i):
+    """The rank of the i-th named rank: the low ones first, then the high ones."""
+    low = state[3 * piles + 4]
+    return i + 1 if i < low else state[3 * piles + 5] + i - low
 
 
 @njit(cache=True, inline="always")
-def _pile_key(state, piles, m, zk, w, p):
+def _name_at(state, piles, p, t):
+    """Where the position keeps the suit (plus one; 0: no slot) of pile p's slot of rank t; -1 when
+    it does not name rank t."""
+    low, first_high = state[3 * piles + 4], state[3 * piles + 5]
+    if t <= low:
+        i = t - 1
+    elif t >= first_high:
+        i = low + t - first_high
+    else:
+        return -1
+    return 3 * piles + 6 + p * _named(state, piles) + i
+
+
+@njit(cache=True, inline="always")
+def _pile_key(state, piles, zk, w, p):
     """Pile p's key in word w: its pile index counts only when it has a prefix."""
     n, k = state[p], state[piles + p]
     g = zk[w, _KN + p, n] ^ zk[w, _KK + p, k] if n > 0 else zk[w, _KS + k, state[2 * piles + p]]
     row = _KM + (p if n > 0 else MAX_PILES)
-    for t in range(1, m + 1):
-        suit = state[_name_at(piles, m, p, t)]
+    m = _named(state, piles)
+    for i in range(m):
+        t = _named_rank(state, piles, i)
+        suit = state[3 * piles + 6 + p * m + i]
         if suit:
             g ^= zk[w, row, 4 * (t - 1) + suit - 1]
     return g
 
 
 @njit(cache=True, inline="always")
-def _with_pile(state, piles, m, zk, w, p, x, a, sign):
+def _with_pile(state, piles, zk, w, p, x, a, sign):
     """The parts (x, a) with pile p's key put in (``sign`` 1) or taken out (-1): XORed when it has a
     prefix, else added up."""
-    g = _pile_key(state, piles, m, zk, w, p)
+    g = _pile_key(state, piles, zk, w, p)
     if state[p] > 0:
         return x ^ g, a
     return x, a + g if sign > 0 else a - g
@@ -218,11 +245,10 @@ def _hash_parts(state, piles, zk, parts):
     """The two parts of the hash, per word: ``parts[w, 0]`` the XOR of the keys of piles with a prefix
     and of the foundations, ``parts[w, 1]`` the sum of the keys of piles without one, so that their
     order does not count (module text, "Piles without a prefix")."""
-    m = _named(state, piles)
     for w in range(2):
         x, a = np.uint64(0), np.uint64(0)
         for p in range(piles):
-            x, a = _with_pile(state, piles, m, zk, w, p, x, a, 1)
+            x, a = _with_pile(state, piles, zk, w, p, x, a, 1)
         for s in range(4):
             x ^= zk[w, _KF + s, state[3 * piles + s]]
         parts[w, 0], parts[w, 1] = x, a
@@ -237,7 +263,7 @@ def _hash(state, piles, zk, out):
 
 
 @njit(cache=True)
-def _child_hash(parent, child, piles, m, zk, parts, p, q, out):
+def _child_hash(parent, child, piles, zk, parts, p, q, out):
     """The child's hash from its parent's ``parts``: only piles p and q (-1: none) and the foundations
     can differ."""
     for w in range(2):
@@ -245,8 +271,8 @@ def _child_hash(parent, child, piles, m, zk, parts, p, q, out):
         for r in (p, q):
             if r < 0:
                 continue
-            x, a = _with_pile(parent, piles, m, zk, w, r, x, a, -1)
-            x, a = _with_pile(child, piles, m, zk, w, r, x, a, 1)
+            x, a = _with_pile(parent, piles, zk, w, r, x, a, -1)
+            x, a = _with_pile(child, piles, zk, w, r, x, a, 1)
         for s in range(4):
             f, f2 = parent[3 * piles + s], child[3 * piles + s]
             if f != f2:
@@ -265,26 +291,27 @@ def _top_rank(state, piles, origin, p):
 
 
 @njit(cache=True)
-def _top_suit(state, piles, m, origin, p, t):
-    """The suit of pile p's top (of rank t) when the position knows it, else -1 (``m`` ranks named)."""
+def _top_suit(state, piles, origin, p, t):
+    """The suit of pile p's top (of rank t) when the position knows it, else -1."""
     n, k = state[p], state[piles + p]
     if k == 0:
         return origin[p, n - 1] % 4
-    return state[_name_at(piles, m, p, t)] - 1 if t <= m else -1
+    at = _name_at(state, piles, p, t)
+    return state[at] - 1 if at >= 0 else -1
 
 
 @njit(cache=True)
-def _ripe_pile(state, piles, m, origin):
+def _ripe_pile(state, piles, origin):
     """The first pile whose top is ripe (module text, "Claim 2"); -1 if none."""
     found = state[3 * piles : 3 * piles + 4]
     lowest = min(found[0], found[1], found[2], found[3])
     for p in range(piles):
-        if state[piles + p] > 0 and m == 0:
+        if state[piles + p] > 0 and _named(state, piles) == 0:
             continue  # a slot whose suit is forgotten
         t = _top_rank(state, piles, origin, p)
         if t == 0 or t > lowest + 2:
             continue
-        suit = _top_suit(state, piles, m, origin, p, t)
+        suit = _top_suit(state, piles, origin, p, t)
         if suit >= 0 and found[suit] == t - 1:
             return p
     return -1
@@ -365,7 +392,6 @@ def chain_walk(
     cargs = (empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop)
     width = stack.shape[1]
     x = np.zeros(width, dtype=np.int8)
-    m = _named(x, piles)
     after = np.zeros(width, dtype=np.int8)
     child = np.zeros(width, dtype=np.int8)
     tops = np.zeros(piles, dtype=np.int64)
@@ -392,13 +418,13 @@ def chain_walk(
         cmeta[C_ALLOWANCE] += 1
         found = x[3 * piles : 3 * piles + 4]
         _hash_parts(x, piles, zk, parts)  # each child's hash follows from them and the piles it changes
-        ripe = _ripe_pile(x, piles, m, origin)
+        ripe = _ripe_pile(x, piles, origin)
         if ripe >= 0:  # its one move
             t = _top_rank(x, piles, origin, ripe)
             child[:] = x
-            child[3 * piles + _top_suit(x, piles, m, origin, ripe, t)] += 1
-            _take_top(child, piles, m, ripe, t)
-            _child_hash(x, child, piles, m, zk, parts, ripe, -1, h)
+            child[3 * piles + _top_suit(x, piles, origin, ripe, t)] += 1
+            _take_top(child, piles, ripe, t)
+            _child_hash(x, child, piles, zk, parts, ripe, -1, h)
             if _push(child, True, nranks, table, stack, trail, path, meta, h, cargs, depth, ripe, FOUNDATION):
                 return CHAIN_WON
             continue
@@ -416,9 +442,9 @@ def chain_walk(
                 n, k = x[p], x[piles + p]
                 if t == 0 or (stage == 0 and k == 0) or (stage == 1 and k > 0):
                     continue
-                known = _top_suit(x, piles, m, origin, p, t)  # -1 for a slot whose suit is forgotten
+                known = _top_suit(x, piles, origin, p, t)  # -1 for a slot whose suit is forgotten
                 after[:] = x
-                _take_top(after, piles, m, p, t)
+                _take_top(after, piles, p, t)
                 if stage == 2:
                     for s in range(4):
                         if found[s] != t - 1 or (known >= 0 and s != known):
@@ -429,7 +455,7 @@ def chain_walk(
                             continue  # a slot goes up as a free card of its rank, not one in a prefix
                         child[:] = after
                         child[3 * piles + s] += 1
-                        _child_hash(x, child, piles, m, zk, parts, p, -1, h)
+                        _child_hash(x, child, piles, zk, parts, p, -1, h)
                         if _push(child, True, nranks, table, stack, trail, path, meta, h, cargs, depth, p, FOUNDATION):
                             return CHAIN_WON
                     continue
@@ -438,23 +464,23 @@ def chain_walk(
                 for q in range(piles):
                     if q != p and t < nranks and tops[q] == t + 1:
                         child[:] = after
-                        _put(child, piles, m, q, t, known)
-                        _child_hash(x, child, piles, m, zk, parts, p, q, h)
+                        _put(child, piles, q, t, known)
+                        _child_hash(x, child, piles, zk, parts, p, q, h)
                         if _push(child, k == 0, nranks, table, stack, trail, path, meta, h, cargs, depth, p, q):
                             return CHAIN_WON
                 lone_slot = n == 0 and k == 1  # into another empty pile: the same position (module text)
                 if empty >= 0 and not lone_slot and space_takes(t, nranks, empty_rule):
                     child[:] = after
                     child[2 * piles + empty] = t
-                    _put(child, piles, m, empty, t, known)
-                    _child_hash(x, child, piles, m, zk, parts, p, empty, h)
+                    _put(child, piles, empty, t, known)
+                    _child_hash(x, child, piles, zk, parts, p, empty, h)
                     if _push(child, k == 0, nranks, table, stack, trail, path, meta, h, cargs, depth, p, empty):
                         return CHAIN_WON
     return CHAIN_LOST
 
 
 @njit(cache=True)
-def _take_top(state, piles, m, p, t):
+def _take_top(state, piles, p, t):
     """Take pile p's top card or slot (rank t) off."""
     k = state[piles + p]
     if k == 0:
@@ -463,13 +489,15 @@ def _take_top(state, piles, m, p, t):
     state[piles + p] = k - 1
     if k == 1 and state[p] == 0:
         state[2 * piles + p] = 0
-    if t <= m:
-        state[_name_at(piles, m, p, t)] = 0
+    at = _name_at(state, piles, p, t)
+    if at >= 0:
+        state[at] = 0
 
 
 @njit(cache=True)
-def _put(state, piles, m, q, t, suit):
+def _put(state, piles, q, t, suit):
     """Put a slot of rank t (and of ``suit`` where its rank is named) on pile q."""
     state[piles + q] += 1
-    if t <= m:
-        state[_name_at(piles, m, q, t)] = suit + 1
+    at = _name_at(state, piles, q, t)
+    if at >= 0:
+        state[at] = suit + 1

@@ -66,6 +66,7 @@ def solve_record(rules: Rules | str, number: int, budget: Budget) -> dict:
         "found_by": result.found_by,
         "chain_positions": result.chain_positions,
         "chain_named": result.chain_named,
+        "chain_named_high": result.chain_named_high,
         "root_test_positions": result.root_test_positions,
     }
 

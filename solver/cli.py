@@ -213,6 +213,15 @@ def _json_record(rules, source, number, board, result: SolveResult) -> dict:
     }
 
 
+def _kept_suits(result: SolveResult) -> str:
+    """Which suits the walk's game that lost kept (solver/_chains.py, "Named ranks")."""
+    if result.chain_named_high:
+        return f", but those of the {result.chain_named_high} highest ranks,"
+    if result.chain_named:
+        return f", but those of the {result.chain_named} lowest ranks,"
+    return ""
+
+
 def _print_text(rules, source, board, result: SolveResult) -> None:
     click.echo(f"{rules.title}, {source}")
     click.echo(rules.describe())
@@ -227,7 +236,7 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
         "won": "a winning line was found and replayed legally",
         "lost": {
             "depth-first": "every reachable position was searched: no win exists",
-            "suit-blind": "not even the game with the suits of moved cards forgotten can be won",
+            "suit-blind": f"not even the game with the suits of moved cards forgotten{_kept_suits(result)} can be won",
             "capacity": "not even the game that forgets where moved cards lie, counting hosts, can be won",
         }.get(result.found_by, ""),
         "unknown": f"the {result.reason} budget ran out first",

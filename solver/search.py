@@ -54,7 +54,9 @@ _CHAINS_CAPACITY_NODES = 1 << 14  # abstract positions one of its capacity tests
 _ROOT_TEST_FIRST_SLOTS = 1 << 16  # the root's capacity test searched to the end (_RootTest)
 _ROOT_TEST_SHARE = 2 / 3  # ... the share of the time it may take, with the walks, until it ends
 _ROOT_TEST_SLICE = 1 << 13  # abstract positions between two looks at the clock (~40 ms); see _RootTest.advance
-_CHAINS_NAMED = (0, 5)  # ranks named in the games walked before the real game (solver/_chains.py)
+# The games walked before the real game (solver/_chains.py): how many of the lowest and of the highest ranks
+# each names.  Cheap games first: most deals the walks decide are lost by the first.
+_CHAINS_NAMED = ((0, 0), (5, 0), (0, 5))
 
 
 def _table_zeros(words: int) -> np.ndarray:
@@ -137,7 +139,8 @@ class SolveResult:
     beams: int = 0  # beam searches run between depth-first runs
     won_by_beam: bool = False  # the winning line came from a beam search
     chain_positions: int = 0  # positions of the suit-blind games expanded (solver/_chains.py)
-    chain_named: int = 0  # ... ranks named in the last of them (all: the real game)
+    chain_named: int = 0  # ... lowest ranks named in the last of them (all: the real game)
+    chain_named_high: int = 0  # ... and highest ranks
     lost_by_chains: bool = False  # a suit-blind game of the deal cannot be won
     won_by_walk: bool = False  # the winning line came from the walk of the real game
     root_test_positions: int = 0  # abstract positions the root's capacity test searched (_RootTest)
@@ -552,14 +555,14 @@ class _Chains:
     """The walks of the deal's suit-blind games (:mod:`solver._chains`), run in slices between
     depth-first runs, within their own share of the memory; ``status`` says where they stand.
 
-    One game after another, each naming more ranks (``_CHAINS_NAMED``, then every rank: the real
+    One game after another, each naming other ranks (``_CHAINS_NAMED``, then every rank: the real
     game): a walk that ends lost proves the deal lost; one that ends won hands over to the next
     game, and the real game's win is a winning line."""
 
     def __init__(self, run: _Search, memory: int):
         self.memory = memory
         ranks = run.rules.ranks
-        self.stages = [m for m in _CHAINS_NAMED if m < ranks] + [ranks]
+        self.stages = [(low, high) for low, high in _CHAINS_NAMED if low + high < ranks] + [(ranks, 0)]
         self.stage = -1
         self.positions = 0  # expanded in the walks before this one
         self.began, self.seconds = time.perf_counter(), 0.0
@@ -568,7 +571,7 @@ class _Chains:
     def _next_game(self, run: _Search) -> None:
         self.stage += 1
         self.table = self.stack = None  # let the last game's arrays go first
-        root = H.root_state(run.origin_heights, run.origin_found, self.named())
+        root = H.root_state(run.origin_heights, run.origin_found, run.rules.ranks, *self.named())
         slots = _CHAINS_FIRST_SLOTS
         while slots > 1024 and 16 * slots > self.memory // 4:  # room to grow before the first doubling
             slots //= 2
@@ -583,8 +586,8 @@ class _Chains:
         self.status = H.CHAIN_WON if won else H.CHAIN_PAUSED
         self.gave_up = self.bytes() > self.memory
 
-    def named(self) -> int:
-        """How many of the lowest ranks the game walked now keeps the suits of."""
+    def named(self) -> tuple[int, int]:
+        """How many of the lowest and of the highest ranks the game walked now keeps the suits of."""
         return self.stages[self.stage]
 
     def expanded(self) -> int:
@@ -847,7 +850,8 @@ def solve(
             if root_test.status == C.CAP_LOST:
                 status, result.lost_by_root_test = K.LOST, True
                 break
-            result.chain_positions, result.chain_named = chains.expanded(), chains.named()
+            result.chain_positions = chains.expanded()
+            result.chain_named, result.chain_named_high = chains.named()
             result.memory = max(result.memory, run.memory() + held())
             if chains.status == H.CHAIN_LOST:
                 status, result.lost_by_chains = K.LOST, True
