@@ -122,8 +122,32 @@ def beam_level(
     which position and move).  ``parent``/``move_src``/``move_dst`` record how
     each kept child was reached, for the winning line.  ``origin``: the beam's
     root, against which prefixes count."""
-    here = np.zeros(2, dtype=np.uint64)
-    lowest = np.zeros(4, dtype=np.int32)
+    count = _candidates(
+        boards, heights, founds, in_play, keys, n, nranks, empty_rule, worry, zob, seen, dfs_table,
+        cand_parent, cand_src, cand_dst, cand_key, cand_abstract, moves_src, moves_dst, scratch, meta, auto_src,
+        auto_card, stats, origin, origin_heights, np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.int32),
+    )  # fmt: skip
+    if count < 0:
+        return -1
+    kept = _choose(cand_key, cand_abstract, count, chosen, abstract_slots, abstract_counts)
+    for k in range(kept):
+        c = chosen[k]
+        e, src, dst = cand_parent[c], cand_src[c], cand_dst[c]
+        _keep(
+            boards, heights, founds, in_play, keys, next_boards, next_heights, next_founds, next_in_play,
+            next_keys, k, e, src, dst, worry, zob, meta, auto_src, auto_card,
+        )  # fmt: skip
+        parent[k], move_src[k], move_dst[k] = e, src, dst
+    return kept
+
+
+@njit(cache=True, _nrt=False)  # no reference counts: solver/_kernels.py, "No reference counting"
+def _candidates(
+    boards, heights, founds, in_play, keys, n, nranks, empty_rule, worry, zob, seen, dfs_table,
+    cand_parent, cand_src, cand_dst, cand_key, cand_abstract, moves_src, moves_dst, scratch, meta, auto_src,
+    auto_card, stats, origin, origin_heights, here, lowest,
+):  # fmt: skip
+    """The level's children worth keeping, scored, as candidates; how many, or -1 when a move wins."""
     count = 0
     for e in range(n):
         board, hs, found = boards[e], heights[e], founds[e]
@@ -157,16 +181,7 @@ def beam_level(
                 count += 1
             K._undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
             K._undo(board, hs, found, zob, here, meta, src, dst, card)
-    kept = _choose(cand_key, cand_abstract, count, chosen, abstract_slots, abstract_counts)
-    for k in range(kept):
-        c = chosen[k]
-        e, src, dst = cand_parent[c], cand_src[c], cand_dst[c]
-        _keep(
-            boards, heights, founds, in_play, keys, next_boards, next_heights, next_founds, next_in_play,
-            next_keys, k, e, src, dst, worry, zob, meta, auto_src, auto_card,
-        )  # fmt: skip
-        parent[k], move_src[k], move_dst[k] = e, src, dst
-    return kept
+    return count
 
 
 @njit(cache=True)

@@ -352,7 +352,7 @@ def _first_move(cap, origin, where, nranks, moves):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counts: solver/_kernels.py, "No reference counting"
 def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit):
     """Decide the abstract position in ``cap``: CAP_WON, CAP_LOST, or CAP_UNKNOWN after ``node_limit`` positions.
 

@@ -262,7 +262,7 @@ def _hash(state, piles, zk, out):
         out[w] = parts[w, 0] ^ parts[w, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _child_hash(parent, child, piles, zk, parts, p, q, out):
     """The child's hash from its parent's ``parts``: only piles p and q (-1: none) and the foundations
     can differ."""
@@ -280,7 +280,7 @@ def _child_hash(parent, child, piles, zk, parts, p, q, out):
         out[w] = x ^ a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _top_rank(state, piles, origin, p):
     """The rank of pile p's top card or slot; 0 for an empty pile."""
     n, k = state[p], state[piles + p]
@@ -290,7 +290,7 @@ def _top_rank(state, piles, origin, p):
     return origin[p, n - 1] // 4 + 1 if n > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _top_suit(state, piles, origin, p, t):
     """The suit of pile p's top (of rank t) when the position knows it, else -1."""
     n, k = state[p], state[piles + p]
@@ -300,11 +300,11 @@ def _top_suit(state, piles, origin, p, t):
     return state[at] - 1 if at >= 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ripe_pile(state, piles, origin):
     """The first pile whose top is ripe (module text, "Claim 2"); -1 if none."""
-    found = state[3 * piles : 3 * piles + 4]
-    lowest = min(found[0], found[1], found[2], found[3])
+    f = 3 * piles
+    lowest = min(state[f], state[f + 1], state[f + 2], state[f + 3])
     for p in range(piles):
         if state[piles + p] > 0 and _named(state, piles) == 0:
             continue  # a slot whose suit is forgotten
@@ -312,12 +312,12 @@ def _ripe_pile(state, piles, origin):
         if t == 0 or t > lowest + 2:
             continue
         suit = _top_suit(state, piles, origin, p, t)
-        if suit >= 0 and found[suit] == t - 1:
+        if suit >= 0 and state[f + suit] == t - 1:
             return p
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _spaces_useless(state, piles, origin, nranks, empty_rule):
     """Whether a lone card may only go up (module text, "Claim 2")."""
     if empty_rule == EMPTY_ANY:
@@ -330,16 +330,16 @@ def _spaces_useless(state, piles, origin, nranks, empty_rule):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _push(child, test, nranks, table, stack, trail, path, meta, h, cargs, depth, src, dst):
     """Store the child if new and put it on the stack, with its depth and the move that made it,
     unless it is dead; True when it is won (its move then ends the line in ``path``).
 
     ``h``: its hash; ``test``: its prefixes or foundations changed, so the capacity relaxation may find it dead."""
-    empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop = cargs
-    piles = origin.shape[0]
     if table_find(table, h[0], h[1], 1) >= 0:
         return False
+    empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop = cargs
+    piles = origin.shape[0]
     meta[H_COUNT] += 1
     found = child[3 * piles : 3 * piles + 4]
     if min(found[0], found[1], found[2], found[3]) >= nranks:
@@ -352,7 +352,8 @@ def _push(child, test, nranks, table, stack, trail, path, meta, h, cargs, depth,
         meta[H_DEAD] += 1
         return False
     top = meta[H_TOP]
-    stack[top] = child
+    for i in range(child.shape[0]):
+        stack[top, i] = child[i]
     trail[top, 0], trail[top, 1], trail[top, 2] = depth, src, dst
     meta[H_TOP] = top + 1
     return False
@@ -388,8 +389,6 @@ def chain_walk(
     The capacity relaxation's cache ``ctable`` and counters ``cmeta`` are the depth-first search's
     (same origin, same abstract game); each position expanded adds one to its allowance."""
     piles = origin.shape[0]
-    work_stop = cmeta[C_NODES] + work_limit
-    cargs = (empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop)
     width = stack.shape[1]
     x = np.zeros(width, dtype=np.int8)
     after = np.zeros(width, dtype=np.int8)
@@ -397,6 +396,22 @@ def chain_walk(
     tops = np.zeros(piles, dtype=np.int64)
     h = np.zeros(2, dtype=np.uint64)
     parts = np.zeros((2, 2), dtype=np.uint64)
+    return _walk(
+        origin, where, nranks, empty_rule, zk, table, stack, trail, path, meta, node_limit, work_limit, cap, cz, ckeys,
+        ctable, cmeta, cap_limit, x, after, child, tops, h, parts,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)  # no reference counts: solver/_kernels.py, "No reference counting"
+def _walk(
+    origin, where, nranks, empty_rule, zk, table, stack, trail, path, meta, node_limit, work_limit, cap, cz, ckeys,
+    ctable, cmeta, cap_limit, x, after, child, tops, h, parts,
+):  # fmt: skip
+    """``chain_walk``'s loop, with the scratch arrays it may not allocate itself."""
+    piles = origin.shape[0]
+    width = stack.shape[1]
+    work_stop = cmeta[C_NODES] + work_limit
+    cargs = (empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop)
     room = np.int64(TABLE_MAX_LOAD * (table.shape[0] // 2))
     stop = meta[H_NODES] + node_limit
     while meta[H_TOP] > 0:
@@ -410,7 +425,8 @@ def chain_walk(
         if top + 9 * piles >= stack.shape[0] or depth + 2 >= path.shape[0]:
             return CHAIN_STACK_FULL
         meta[H_TOP] = top
-        x[:] = stack[top]
+        for i in range(width):
+            x[i] = stack[top, i]
         path[depth, 0], path[depth, 1] = trail[top, 1], trail[top, 2]
         meta[H_WON_DEPTH] = depth + 1  # should a child be won
         depth += 1
@@ -421,7 +437,7 @@ def chain_walk(
         ripe = _ripe_pile(x, piles, origin)
         if ripe >= 0:  # its one move
             t = _top_rank(x, piles, origin, ripe)
-            child[:] = x
+            _copy(child, x)
             child[3 * piles + _top_suit(x, piles, origin, ripe, t)] += 1
             _take_top(child, piles, ripe, t)
             _child_hash(x, child, piles, zk, parts, ripe, -1, h)
@@ -443,7 +459,7 @@ def chain_walk(
                 if t == 0 or (stage == 0 and k == 0) or (stage == 1 and k > 0):
                     continue
                 known = _top_suit(x, piles, origin, p, t)  # -1 for a slot whose suit is forgotten
-                after[:] = x
+                _copy(after, x)
                 _take_top(after, piles, p, t)
                 if stage == 2:
                     for s in range(4):
@@ -453,7 +469,7 @@ def chain_walk(
                         q = where[0, card]
                         if known < 0 and where[1, card] < x[q]:
                             continue  # a slot goes up as a free card of its rank, not one in a prefix
-                        child[:] = after
+                        _copy(child, after)
                         child[3 * piles + s] += 1
                         _child_hash(x, child, piles, zk, parts, p, -1, h)
                         if _push(child, True, nranks, table, stack, trail, path, meta, h, cargs, depth, p, FOUNDATION):
@@ -463,14 +479,14 @@ def chain_walk(
                     continue
                 for q in range(piles):
                     if q != p and t < nranks and tops[q] == t + 1:
-                        child[:] = after
+                        _copy(child, after)
                         _put(child, piles, q, t, known)
                         _child_hash(x, child, piles, zk, parts, p, q, h)
                         if _push(child, k == 0, nranks, table, stack, trail, path, meta, h, cargs, depth, p, q):
                             return CHAIN_WON
                 lone_slot = n == 0 and k == 1  # into another empty pile: the same position (module text)
                 if empty >= 0 and not lone_slot and space_takes(t, nranks, empty_rule):
-                    child[:] = after
+                    _copy(child, after)
                     child[2 * piles + empty] = t
                     _put(child, piles, empty, t, known)
                     _child_hash(x, child, piles, zk, parts, p, empty, h)
@@ -479,7 +495,14 @@ def chain_walk(
     return CHAIN_LOST
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _copy(dst, src):
+    """dst[:] = src, without the array views that slicing makes (their reference counts cost)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
 def _take_top(state, piles, p, t):
     """Take pile p's top card or slot (rank t) off."""
     k = state[piles + p]
@@ -494,7 +517,7 @@ def _take_top(state, piles, p, t):
         state[at] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(state, piles, q, t, suit):
     """Put a slot of rank t (and of ``suit`` where its rank is named) on pile q."""
     state[piles + q] += 1
