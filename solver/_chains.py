@@ -305,8 +305,9 @@ def _ripe_pile(state, piles, origin):
     """The first pile whose top is ripe (module text, "Claim 2"); -1 if none."""
     f = 3 * piles
     lowest = min(state[f], state[f + 1], state[f + 2], state[f + 3])
+    blind = _named(state, piles) == 0
     for p in range(piles):
-        if state[piles + p] > 0 and _named(state, piles) == 0:
+        if state[piles + p] > 0 and blind:
             continue  # a slot whose suit is forgotten
         t = _top_rank(state, piles, origin, p)
         if t == 0 or t > lowest + 2:
@@ -352,8 +353,7 @@ def _push(child, test, nranks, table, stack, trail, path, meta, h, cargs, depth,
         meta[H_DEAD] += 1
         return False
     top = meta[H_TOP]
-    for i in range(child.shape[0]):
-        stack[top, i] = child[i]
+    _copy(stack[top], child)
     trail[top, 0], trail[top, 1], trail[top, 2] = depth, src, dst
     meta[H_TOP] = top + 1
     return False
@@ -409,7 +409,6 @@ def _walk(
 ):  # fmt: skip
     """``chain_walk``'s loop, with the scratch arrays it may not allocate itself."""
     piles = origin.shape[0]
-    width = stack.shape[1]
     work_stop = cmeta[C_NODES] + work_limit
     cargs = (empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop)
     room = np.int64(TABLE_MAX_LOAD * (table.shape[0] // 2))
@@ -425,8 +424,7 @@ def _walk(
         if top + 9 * piles >= stack.shape[0] or depth + 2 >= path.shape[0]:
             return CHAIN_STACK_FULL
         meta[H_TOP] = top
-        for i in range(width):
-            x[i] = stack[top, i]
+        _copy(x, stack[top])
         path[depth, 0], path[depth, 1] = trail[top, 1], trail[top, 2]
         meta[H_WON_DEPTH] = depth + 1  # should a child be won
         depth += 1
