@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_solve import machine  # noqa: E402
 from solver import GAMES, Budget, deal, solve  # noqa: E402
 from solver.batch import parse_deals  # noqa: E402
-from solver.engine import Move, is_solution  # noqa: E402
+from solver.game.engine import Move, is_solution  # noqa: E402
 from solver.search import warm_up  # noqa: E402
 
 RULES = GAMES["good-measure"]

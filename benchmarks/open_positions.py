@@ -13,23 +13,24 @@ to show whether a deal's search closes as it goes or piles up open positions.
 import sys
 import time
 
-from solver import _kernels as K
-from solver.deals import deal
-from solver.rules import GAMES
-from solver.search import Budget, _Search
+from solver.game.deals import deal
+from solver.game.rules import GAMES
+from solver.kernels import codes as K
+from solver.search import Budget
+from solver.search.dfs import DepthFirst
 
 
 def main(game: str, number: int, positions: int, memory: int = 6 << 30) -> None:
     rules = GAMES[game]
-    run = _Search(deal(rules, number), rules, Budget(seconds=None, memory=memory))
+    run = DepthFirst(deal(rules, number), rules, Budget(seconds=None, memory=memory))
     began, report_at = time.perf_counter(), 0
 
-    def counters(run: _Search) -> None:
+    def counters(run: DepthFirst) -> None:
         nonlocal report_at
         meta = run.meta
         if meta[K.M_NODES] >= report_at:
             report_at += positions // 20
-            stack = run.memory() - 16 * (run.table.size // 2)
+            stack = run.bytes() - 16 * (run.table.size // 2)
             print(
                 f"{time.perf_counter() - began:7.1f} s  searched {meta[K.M_NODES]:>12,}"
                 f"  table {meta[K.M_TABLE_COUNT]:>12,}"

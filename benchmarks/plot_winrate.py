@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.batch import read_records, summarize  # noqa: E402
-from solver.rules import GAMES  # noqa: E402
+from solver.game.rules import GAMES  # noqa: E402
 from solver.stats import WinRate  # noqa: E402
 
 

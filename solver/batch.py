@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .deals import MAX_DEAL, deal
-from .rules import Rules, get_rules
-from .search import Budget, solve, warm_up
+from .game.deals import MAX_DEAL, deal
+from .game.rules import Rules, get_rules
+from .search import Budget, Schedule, solve, warm_up
 from .stats import WinRate
 
 MAX_BATCH = 10_000_000  # deals in one batch
@@ -47,28 +47,11 @@ def parse_deals(text: str) -> list[int]:
     return list(numbers)
 
 
-def solve_record(rules: Rules | str, number: int, budget: Budget) -> dict:
+def solve_record(rules: Rules | str, number: int, budget: Budget, schedule: Schedule | None = None) -> dict:
     """Solve one numbered deal of ``rules`` (or a known game's name); the record a batch stores for it."""
     rules = get_rules(rules) if isinstance(rules, str) else rules
-    result = solve(deal(rules, number), rules, budget)
-    return {
-        "game": rules.name,
-        "deal": number,
-        "verdict": result.verdict,
-        "reason": result.reason,
-        "states": result.states,
-        "seconds": round(result.seconds, 4),
-        "moves": len(result.moves),
-        "raw_moves": result.raw_length,
-        "memory_mib": round(result.memory / 2**20, 1),
-        "beams": result.beams,
-        "evictions": result.evictions,
-        "found_by": result.found_by,
-        "chain_positions": result.chain_positions,
-        "chain_named": result.chain_named,
-        "chain_named_high": result.chain_named_high,
-        "root_test_positions": result.root_test_positions,
-    }
+    result = solve(deal(rules, number), rules, budget, schedule=schedule)
+    return {"game": rules.name, "deal": number, **result.record()}
 
 
 def read_records(path: Path) -> list[dict]:

@@ -11,13 +11,13 @@ from pathlib import Path
 import click
 
 from .batch import BatchError, parse_deals, run_batch, summarize
-from .board import BoardError, parse_board
-from .cards import card_text
-from .deals import DealNumberError, deal
-from .engine import describe_moves
-from .rules import GAMES, Rules, UnknownGameError, get_rules, with_worrying_back
+from .game.board import BoardError, parse_board
+from .game.cards import card_text
+from .game.deals import DealNumberError, deal
+from .game.engine import describe_moves
+from .game.rules import GAMES, Rules, UnknownGameError, get_rules, with_worrying_back
+from .game.variants import RulesFileError, load_rules_file
 from .search import Budget, Progress, SolveResult, UnsupportedRulesError, solve, warm_up
-from .variants import RulesFileError, load_rules_file
 
 GAME_HELP = f"One of: {', '.join(GAMES)}; or a variant's rules file, FILE.toml."
 
@@ -197,11 +197,7 @@ def _json_record(rules, source, number, board, result: SolveResult) -> dict:
         "source": source,
         "board": board.to_text(),
         "note": board.note,
-        "verdict": result.verdict,
-        "reason": result.reason,
-        "found_by": result.found_by,
-        "states": result.states,
-        "seconds": round(result.seconds, 4),
+        **result.record(),  # the fields a batch record has; "moves" here is the list itself
         "moves": [
             {
                 "from": "foundation" if m.source < 0 else m.source + 1,
@@ -214,7 +210,7 @@ def _json_record(rules, source, number, board, result: SolveResult) -> dict:
 
 
 def _kept_suits(result: SolveResult) -> str:
-    """Which suits the walk's game that lost kept (solver/_chains.py, "Named ranks")."""
+    """Which suits the walk's game that lost kept (solver/kernels/suitblind.py, "Named ranks")."""
     if result.chain_named_high:
         return f", but those of the {result.chain_named_high} highest ranks,"
     if result.chain_named:

@@ -12,17 +12,16 @@ from dataclasses import replace
 
 import pytest
 
-from solver import search
-from solver.deals import random_deal
-from solver.engine import is_solution, reference_search
-from solver.rules import GAMES, with_worrying_back
-from solver.search import LOST, WON, Budget, solve
+from solver.game.deals import random_deal
+from solver.game.engine import is_solution, reference_search
+from solver.game.rules import GAMES, with_worrying_back
+from solver.search import LOST, WON, Budget, Schedule, solve
 
 SIZES = [(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (5, 5), (6, 4)]
 DEALS_PER_RULE_SET = 1000
 
 
-def check_agreement(game: str, deals: int, seed: str, one_run: bool = False) -> dict:
+def check_agreement(game: str, deals: int, seed: str, schedule: Schedule | None = None, one_run: bool = False) -> dict:
     """Solve ``deals`` random reduced deals both ways; assert agreement; count verdicts, restarts, beam wins."""
     rng = random.Random(seed)
     counts = {WON: 0, LOST: 0, "restarted": 0, "by beam": 0}
@@ -31,13 +30,13 @@ def check_agreement(game: str, deals: int, seed: str, one_run: bool = False) -> 
         rules = GAMES[game].reduced(ranks, piles)
         board = random_deal(rules, rng)
         expected = WON if reference_search(board, rules) is not None else LOST
-        result = solve(board, rules, Budget(seconds=None), one_run=one_run)
+        result = solve(board, rules, Budget(seconds=None), schedule=schedule, one_run=one_run)
         assert result.verdict == expected, f"{game} {ranks}x{piles}\n{board.to_text()}"
         if result.verdict == WON:
             assert is_solution(board, result.moves, rules)
         counts[result.verdict] += 1
         counts["restarted"] += result.restarts > 0
-        counts["by beam"] += result.won_by_beam
+        counts["by beam"] += result.found_by == "beam"
     return counts
 
 
@@ -47,52 +46,48 @@ def test_solver_agrees_with_reference_search(game):
     assert counts[WON] >= 100 and counts[LOST] >= 100, counts
 
 
-def lost_deals(game: str, size: tuple[int, int], deals: int, seed: str):
+def lost_deals(game: str, size: tuple[int, int], deals: int, seed: str, schedule: Schedule):
     """The random deals of this size that the solver proves lost, each checked by the reference search."""
     rng = random.Random(seed)
     rules = GAMES[game].reduced(*size)
     for _ in range(deals):
         board = random_deal(rules, rng)
-        result = solve(board, rules, Budget(seconds=None))
+        result = solve(board, rules, Budget(seconds=None), schedule=schedule)
         if result.verdict == LOST:
             assert reference_search(board, rules) is None, board.to_text()
             yield result
 
 
 @pytest.mark.parametrize("game", ["good-measure", "portuguese-solitaire"])
-def test_relaxation_fires_on_lost_deals(game, monkeypatch):
-    """The relaxation of solver/_kernels.py alone (the capacity test off) proves positions lost."""
-    monkeypatch.setattr(search, "_CAPACITY_NODES", 0)
-    results = [r for i, size in enumerate(SIZES) for r in lost_deals(game, size, 40, f"relax-{game}-{i}")]
+def test_relaxation_fires_on_lost_deals(game):
+    """The relaxation of solver/kernels/position.py alone (the capacity test off) proves positions lost."""
+    no_capacity = Schedule(capacity_nodes=0)
+    results = [r for i, size in enumerate(SIZES) for r in lost_deals(game, size, 40, f"relax-{game}-{i}", no_capacity)]
     fired = sum(r.dead_ends > 0 for r in results)
     assert len(results) >= 30 and fired >= len(results) // 2, (len(results), fired)
 
 
 @pytest.mark.parametrize("game, size", [("good-measure", (7, 5)), ("bakers-dozen", (6, 5))])
-def test_lone_card_rule_fires_on_lost_deals(game, size, monkeypatch):
+def test_lone_card_rule_fires_on_lost_deals(game, size):
     """Larger reduced deals, where lost deals need a real search and the lone-card rule cuts moves in it.
     (The capacity test, off here, proves most of them lost at the root.)"""
-    monkeypatch.setattr(search, "_CAPACITY_NODES", 0)
-    results = list(lost_deals(game, size, 100, "lone-2"))
+    results = list(lost_deals(game, size, 100, "lone-2", Schedule(capacity_nodes=0)))
     assert sum(r.lone_prunes > 0 for r in results) >= 2, len(results)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_restarts_agree_with_reference_search(game, monkeypatch):
+def test_restarts_agree_with_reference_search(game):
     """With a tiny first run, most deals go through several randomized restarts."""
-    monkeypatch.setattr(search, "_FIRST_RUN_NODES", 4)
-    counts = check_agreement(game, 300, f"restarts-{game}")
+    counts = check_agreement(game, 300, f"restarts-{game}", Schedule(run_nodes=4))
     assert counts["restarted"] >= 100, counts
 
 
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure"])
-def test_one_run_agrees_with_reference_search(game, monkeypatch):
+def test_one_run_agrees_with_reference_search(game):
     """``one_run``: one depth-first run to the end, even where the default would have restarted
     (a tiny first run here), with no beam and no walk."""
-    monkeypatch.setattr(search, "_FIRST_RUN_NODES", 4)
-    monkeypatch.setattr(search, "_BEAM_FIRST_AFTER", 16)
-    monkeypatch.setattr(search, "_CHAINS_AFTER", 16)
-    counts = check_agreement(game, 300, f"one-run-{game}", one_run=True)
+    schedule = Schedule(run_nodes=4, beam_first_after=16, walks_after=16)
+    counts = check_agreement(game, 300, f"one-run-{game}", schedule, one_run=True)
     assert counts[WON] >= 30 and counts[LOST] >= 30, counts
     assert counts["restarted"] == 0 and counts["by beam"] == 0, counts
 

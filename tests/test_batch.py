@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 from solver.batch import BatchError, exclusive, parse_deals, read_records, run_batch, summarize
 from solver.cli import main
-from solver.rules import GAMES
+from solver.game.rules import GAMES
 from solver.search import Budget
 
 BD = GAMES["bakers-dozen"]

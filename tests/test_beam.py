@@ -10,12 +10,15 @@ import numpy as np
 import pytest
 from test_agreement import SIZES, check_agreement
 
-from solver import _beam as B
-from solver import search
-from solver.deals import deal, random_deal
-from solver.engine import is_solution, reference_search
-from solver.rules import GAMES, with_worrying_back
-from solver.search import LOST, WON, Budget, solve
+from solver.game.deals import deal, random_deal
+from solver.game.engine import is_solution, reference_search
+from solver.game.rules import GAMES, with_worrying_back
+from solver.kernels import beam as B
+from solver.kernels import codes as K
+from solver.kernels import dfs as D
+from solver.search import LOST, WON, Budget, Schedule, solve
+from solver.search.beam import Beam, beam_root, beam_search
+from solver.search.dfs import DepthFirst
 
 NO_MARKS = np.zeros(1 << 10, dtype=np.uint64)  # a depth-first table that marks nothing lost
 
@@ -28,7 +31,7 @@ def test_beam_wins_replay_and_only_on_won_deals(game):
     for i in range(300):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         board = random_deal(rules, rng)
-        line, generated = search._beam_search(board, rules, 4, None, NO_MARKS)
+        line, generated = beam_search(board, rules, 4, None, NO_MARKS)
         winnable = reference_search(board, rules) is not None
         counts["won" if winnable else "lost"] += 1
         if line is not None:
@@ -45,7 +48,7 @@ def test_beam_with_worrying_back_finds_legal_wins(game):
     found = 0
     for _ in range(100):
         board = random_deal(rules, rng)
-        line, _ = search._beam_search(board, rules, 4, None, NO_MARKS)
+        line, _ = beam_search(board, rules, 4, None, NO_MARKS)
         if line is not None:
             assert is_solution(board, line, rules), board.to_text()
             found += 1
@@ -60,25 +63,23 @@ def test_beam_skips_positions_the_depth_first_search_proved_lost():
     checked = 0
     for _ in range(200):
         board = random_deal(rules, rng)
-        run = search._Search(board, rules, Budget(seconds=None))
+        run = DepthFirst(board, rules, Budget(seconds=None))
         status, _ = run.run(None, None)
-        if status != search.K.LOST or run.meta[search.K.M_NODES] < 20:
+        if status != K.LOST or run.meta[K.M_NODES] < 20:
             continue
-        root, in_play, _ = search._beam_root(board, rules)
-        assert search._Beam(root, in_play, rules, 64).expand(1, NO_MARKS) > 0
-        root, in_play, _ = search._beam_root(board, rules)
-        assert search._Beam(root, in_play, rules, 64).expand(1, run.table) == 0
+        root, in_play, _ = beam_root(board, rules)
+        assert Beam(root, in_play, rules, 64, Schedule().beam_branching).expand(1, NO_MARKS) > 0
+        root, in_play, _ = beam_root(board, rules)
+        assert Beam(root, in_play, rules, 64, Schedule().beam_branching).expand(1, run.table) == 0
         checked += 1
     assert checked >= 5, checked
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_solve_with_early_beams_agrees_with_reference_search(game, monkeypatch):
+def test_solve_with_early_beams_agrees_with_reference_search(game):
     """Beams after every few depth-first positions: verdicts unchanged, and some wins come from beams."""
-    monkeypatch.setattr(search, "_FIRST_RUN_NODES", 4)
-    monkeypatch.setattr(search, "_BEAM_FIRST_AFTER", 4)
-    monkeypatch.setattr(search, "_BEAM_FIRST_WIDTH", 2)
-    counts = check_agreement(game, 300, f"beams-{game}")
+    schedule = Schedule(run_nodes=4, beam_first_after=4, beam_first_width=2)
+    counts = check_agreement(game, 300, f"beams-{game}", schedule)
     assert counts[WON] >= 30 and counts[LOST] >= 30 and counts["by beam"] >= 10, counts
 
 
@@ -88,7 +89,7 @@ def test_beam_wins_a_full_deal_the_depth_first_search_needs_long_for():
     rules = GAMES["good-measure"]
     board = deal(rules, 30)
     result = solve(board, rules, Budget(seconds=None, states=200_000))
-    assert result.verdict == WON and result.won_by_beam and result.beams >= 1
+    assert result.verdict == WON and result.found_by == "beam" and result.beams >= 1
     assert is_solution(board, result.moves, rules)
 
 
@@ -97,7 +98,7 @@ def test_deals_the_depth_first_search_decides_fast_run_no_beam():
     fast = 0
     for number in range(1, 21):
         result = solve(deal(rules, number), rules, Budget(seconds=None, states=1_000_000))
-        if result.verdict != "unknown" and result.states < search._BEAM_FIRST_AFTER:
+        if result.verdict != "unknown" and result.states < Schedule().beam_first_after:
             assert result.beams == 0
             fast += 1
     assert fast >= 15, fast
@@ -130,7 +131,7 @@ def test_a_level_keeps_the_best_few_of_each_abstract_position(width):
 
 def test_dealt_cards_count_the_prefixes_and_key_only_the_abstract_position():
     rules = GAMES["bakers-dozen"]
-    (board, heights, found), _, _ = search._beam_root(deal(rules, 5), rules)
+    (board, heights, found), _, _ = beam_root(deal(rules, 5), rules)
     origin, origin_heights = board.copy(), heights.copy()
     dealt, key = B.dealt_cards(board, heights, found, origin, origin_heights)
     assert dealt == heights.sum()
@@ -160,6 +161,6 @@ def test_a_narrow_beam_wins_a_deal_the_old_beams_left_unknown_at_60_seconds():
     (results/decide-1000.md); won by the fifth old beam, 256,000 wide, after 191 s.  Now 4,000 wide."""
     rules = GAMES["good-measure"]
     board = deal(rules, 214)
-    search.K.seed_random(0)
-    line, _ = search._beam_search(board, rules, 4_000, None, NO_MARKS)
+    D.seed_random(0)
+    line, _ = beam_search(board, rules, 4_000, None, NO_MARKS)
     assert line is not None and is_solution(board, line, rules)

@@ -2,10 +2,10 @@
 
 import pytest
 
-from solver.board import BoardError, parse_board
-from solver.cards import CardError, card_text, parse_card
-from solver.deals import deal
-from solver.rules import GAMES
+from solver.game.board import BoardError, parse_board
+from solver.game.cards import CardError, card_text, parse_card
+from solver.game.deals import deal
+from solver.game.rules import GAMES
 
 BD = GAMES["bakers-dozen"]
 

@@ -11,13 +11,14 @@ import random
 import numpy as np
 import pytest
 
-from solver import _capacity as C
-from solver import _kernels as K
-from solver.board import Board
-from solver.deals import random_deal
-from solver.engine import apply_move, legal_moves, reference_search
-from solver.rules import EMPTY_ANY, EMPTY_KING, GAMES
-from solver.search import _EMPTY_CODES, state_arrays
+from solver.game.board import Board
+from solver.game.deals import random_deal
+from solver.game.engine import apply_move, legal_moves, reference_search
+from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES
+from solver.kernels import capacity as C
+from solver.kernels import codes as K
+from solver.kernels import position as P
+from solver.search.arrays import kernel_rules, state_arrays
 
 CZ = C.capacity_keys()
 SIZES = [(4, 3), (4, 4), (5, 3), (5, 4), (6, 4), (5, 5)]
@@ -121,7 +122,7 @@ def decide(cap, ckeys, ob, oh, rules, table_words: int, node_limit: int) -> int:
     table = np.zeros(table_words, dtype=np.uint64)
     cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
     where = C.origin_places(ob, oh)
-    empty = _EMPTY_CODES[rules.empty_pile]
+    empty = kernel_rules(rules).empty
     return C.capacity_search(ob, where, rules.ranks, empty, cap, CZ, ckeys, table, cmeta, node_limit)
 
 
@@ -180,14 +181,14 @@ class WalkReference:
 
 
 def kernel_dead(board: Board, origin: Board, rules) -> bool:
-    return kernel_verdict(board, origin, rules) == C.CAP_LOST
+    return kernel_verdict(board, origin, rules) == K.LOST
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_kernel_decides_the_abstract_game_as_the_plain_model(game):
     """Same verdict on every abstract position met, lost ones included; every real position fits."""
     rng = random.Random(f"capacity-model-{game}")
-    verdicts = {C.CAP_WON: 0, C.CAP_LOST: 0}
+    verdicts = {K.WON: 0, K.LOST: 0}
     for i in range(60):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         model = None
@@ -195,10 +196,10 @@ def test_kernel_decides_the_abstract_game_as_the_plain_model(game):
             model = model if model is not None and model.origin == origin.piles else PlainModel(origin, rules)
             prefix, found = model.abstract(board)
             assert model.fits(prefix, found), board.to_text()
-            expected = C.CAP_WON if model.winnable(prefix, found) else C.CAP_LOST
+            expected = K.WON if model.winnable(prefix, found) else K.LOST
             assert kernel_verdict(board, origin, rules) == expected, (game, board.to_text(), origin.to_text())
             verdicts[expected] += 1
-    assert verdicts[C.CAP_WON] >= 100 and verdicts[C.CAP_LOST] >= 30, verdicts
+    assert verdicts[K.WON] >= 100 and verdicts[K.LOST] >= 30, verdicts
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -208,7 +209,7 @@ def test_kernel_decides_every_abstract_position_of_a_deal_as_the_plain_model(gam
     leaves (a bottom card never leaves where spaces take nothing) change no verdict.  The plain model
     has neither rule, and a looser safe rule (three ranks above every foundation) fails here."""
     rng = random.Random(f"capacity-every-{game}")
-    checked = {C.CAP_WON: 0, C.CAP_LOST: 0}
+    checked = {K.WON: 0, K.LOST: 0}
     with_safe_move = 0
     for i in range(48):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
@@ -221,12 +222,12 @@ def test_kernel_decides_every_abstract_position_of_a_deal_as_the_plain_model(gam
         for (prefix, found), winnable in model.memo.items():
             if not model.fits(prefix, found):
                 continue
-            expected = C.CAP_WON if winnable else C.CAP_LOST
+            expected = K.WON if winnable else K.LOST
             assert kernel_verdict_of(prefix, found, origin, rules) == expected, (game, prefix, found, origin.to_text())
             checked[expected] += 1
             C.abstract_prefixes(np.array(prefix, dtype=np.int32), np.array(found, dtype=np.int32), ob, rules.ranks, cap)
             with_safe_move += C._first_move(cap, ob, where, rules.ranks, 4 + 2 * rules.piles) > 0
-    assert checked[C.CAP_WON] >= 300 and checked[C.CAP_LOST] >= 150 and with_safe_move >= 300, (checked, with_safe_move)
+    assert checked[K.WON] >= 300 and checked[K.LOST] >= 150 and with_safe_move >= 300, (checked, with_safe_move)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -234,7 +235,7 @@ def test_dead_positions_are_lost(game):
     """Wherever the capacity test says dead, the reference search finds no win; it fires, also where
     the relaxation of solver/_kernels.py does not."""
     rng = random.Random(f"capacity-sound-{game}")
-    scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
+    scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
     dead = beyond_relaxation = 0
     for i in range(150):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
@@ -245,8 +246,8 @@ def test_dead_positions_are_lost(game):
             assert reference.lost(origin, board), (game, board.to_text(), origin.to_text())
             dead += 1
             b, h, f = state_arrays(board, rules)
-            beyond_relaxation += not K.relaxed_dead(
-                b, h, f, rules.ranks, _EMPTY_CODES[rules.empty_pile], False, scratch
+            beyond_relaxation += not P.relaxed_dead(
+                b, h, f, rules.ranks, kernel_rules(rules).empty, False, scratch
             )
     assert dead >= 50 and beyond_relaxation >= 10, (dead, beyond_relaxation)
 

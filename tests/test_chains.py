@@ -1,4 +1,4 @@
-"""The suit-blind relaxation (solver/_chains.py) against a plain model of it and against the reference search.
+"""The suit-blind relaxation (solver/kernels/suitblind.py) against a plain model of it and against the reference search.
 
 The plain model searches the abstract game of the module text over plain
 tuples, every empty pile a target of its own (the kernel treats piles without
@@ -14,13 +14,17 @@ import numpy as np
 import pytest
 from test_capacity import SIZES, WalkReference, kernel_dead, walk_positions
 
-from solver import _capacity as C
-from solver import _chains as H
-from solver import search
-from solver.board import Board
-from solver.deals import deal
-from solver.engine import apply_move, is_solution, reference_search
-from solver.rules import EMPTY_ANY, EMPTY_KING, GAMES
+from solver.game.board import Board
+from solver.game.deals import deal
+from solver.game.engine import apply_move, is_solution, reference_search
+from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES
+from solver.kernels import capacity as C
+from solver.kernels import codes
+from solver.kernels import suitblind as H
+from solver.search import Budget, Schedule, solve
+from solver.search.arrays import CAPACITY_KEYS, kernel_rules, state_arrays
+from solver.search.dfs import DepthFirst
+from solver.search.walks import Walks
 
 KEYS = H.chain_keys()
 
@@ -152,23 +156,23 @@ def kernel_state(piles, found, nranks: int, board: Board | None = None, low: int
 
 
 def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True, met: list | None = None) -> int:
-    """The kernel's verdict on an abstract position, with fresh tables (CHAIN_WON or CHAIN_LOST);
+    """The kernel's verdict on an abstract position, with fresh tables (WON or LOST, kernel status codes);
     appends to ``met`` how many positions it met."""
-    ob, oh, _ = search.state_arrays(origin, rules)
+    ob, oh, _ = state_arrays(origin, rules)
     table = np.zeros(1 << 21, dtype=np.uint64)
     stack = np.zeros((1 << 14, state.size), dtype=np.int8)
     trail, path = np.zeros((1 << 14, 3), dtype=np.int32), np.zeros((1 << 14, 2), dtype=np.int32)
     meta = np.zeros(H.HMETA_SIZE, dtype=np.int64)
     if H.chain_start(state, rules.piles, rules.ranks, KEYS, table, stack, trail, meta):
-        return H.CHAIN_WON
+        return codes.WON
     cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
     cmeta[C.C_ALLOWANCE] = 1 << 20
     status = H.chain_walk(
-        ob, C.origin_places(ob, oh), rules.ranks, search._EMPTY_CODES[rules.empty_pile], KEYS, table, stack, trail,
-        path, meta, 1 << 30, 1 << 60, np.zeros(C.CAP_SIZE, dtype=np.int32), search._CAPACITY_ZOBRIST,
+        ob, C.origin_places(ob, oh), rules.ranks, kernel_rules(rules).empty, KEYS, table, stack, trail,
+        path, meta, 1 << 30, 1 << 60, np.zeros(C.CAP_SIZE, dtype=np.int32), CAPACITY_KEYS,
         np.zeros(2, dtype=np.uint64), np.zeros(1 << 18, dtype=np.uint64), cmeta, (1 << 14) if capacity else 0,
     )  # fmt: skip
-    assert status in (H.CHAIN_WON, H.CHAIN_LOST), status
+    assert status in (codes.WON, codes.LOST), status
     if met is not None:
         met.append(int(meta[H.H_COUNT]))
     return status
@@ -226,7 +230,7 @@ def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
     piles without a prefix), so it makes exactly the model's moves.  The restrictions of the module's
     Claim 2 leave fewer of them in most of the games."""
     rng = random.Random(f"chains-model-{game}")
-    verdicts = {H.CHAIN_WON: 0, H.CHAIN_LOST: 0}
+    verdicts = {codes.WON: 0, codes.LOST: 0}
     restricted_fewer = 0
     for i in range(40):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
@@ -234,7 +238,7 @@ def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
             model = PlainChains(origin, rules)
             piles, found = model.abstract(board)
             won, reached = model.reachable(piles, found, canonical=True)
-            expected = H.CHAIN_WON if won else H.CHAIN_LOST
+            expected = codes.WON if won else codes.LOST
             state, met = kernel_state(piles, found, rules.ranks), []
             for capacity in (False, True):
                 assert kernel_walk(state, origin, rules, capacity, met) == expected, (game, capacity, board.to_text())
@@ -243,7 +247,7 @@ def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
                 unrestricted = PlainChains(origin, rules, restricted=False)
                 restricted_fewer += unrestricted.reachable(piles, found, canonical=True)[1] > reached
             verdicts[expected] += 1
-    assert verdicts[H.CHAIN_WON] >= 40 and verdicts[H.CHAIN_LOST] >= 40 and restricted_fewer >= 20, verdicts
+    assert verdicts[codes.WON] >= 40 and verdicts[codes.LOST] >= 40 and restricted_fewer >= 20, verdicts
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -251,18 +255,18 @@ def test_with_every_rank_named_the_walk_decides_the_real_game(game):
     """Naming every rank keeps every suit: the walk's game is the real one (with the restrictions of
     the module's Claim 2), so its verdict is the reference search's, won and lost alike."""
     rng = random.Random(f"chains-real-{game}")
-    verdicts = {H.CHAIN_WON: 0, H.CHAIN_LOST: 0}
+    verdicts = {codes.WON: 0, codes.LOST: 0}
     for i in range(30):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         reference = WalkReference(rules)
         for origin, board in walk_positions(rules, rng, 1, steps=8):
             abstract = PlainChains(origin, rules).abstract(board)
-            expected = H.CHAIN_LOST if reference.lost(origin, board) else H.CHAIN_WON
+            expected = codes.LOST if reference.lost(origin, board) else codes.WON
             assert kernel_walk(kernel_state(*abstract, rules.ranks, board, rules.ranks), origin, rules) == expected, (
                 game, board.to_text(), origin.to_text()
             )  # fmt: skip
             verdicts[expected] += 1
-    assert verdicts[H.CHAIN_WON] >= 20 and verdicts[H.CHAIN_LOST] >= 20, verdicts
+    assert verdicts[codes.WON] >= 20 and verdicts[codes.LOST] >= 20, verdicts
 
 
 @pytest.mark.parametrize("low, high", [(2, 0), (3, 0), (0, 2), (0, 3)])
@@ -276,7 +280,7 @@ def test_positions_a_game_with_named_ranks_loses_are_lost(game, low, high):
         reference = WalkReference(rules)
         for origin, board in walk_positions(rules, rng, 1):
             abstract = PlainChains(origin, rules).abstract(board)
-            if kernel_walk(kernel_state(*abstract, rules.ranks, board, low, high), origin, rules) != H.CHAIN_LOST:
+            if kernel_walk(kernel_state(*abstract, rules.ranks, board, low, high), origin, rules) != codes.LOST:
                 continue
             assert reference.lost(origin, board), (game, board.to_text(), origin.to_text())
             lost += 1
@@ -294,12 +298,12 @@ def test_naming_the_highest_ranks_loses_positions_the_suit_blind_game_wins():
     blind_won_real_lost, lost_by_names = 0, {2: 0, 3: 0}
     for origin, board in walk_positions(rules, rng, 1000, steps=3):
         abstract = PlainChains(origin, rules).abstract(board)
-        if kernel_walk(kernel_state(*abstract, rules.ranks), origin, rules) != H.CHAIN_WON:
+        if kernel_walk(kernel_state(*abstract, rules.ranks), origin, rules) != codes.WON:
             continue
         lost = reference.lost(origin, board)
         blind_won_real_lost += lost
         for high in lost_by_names:
-            if kernel_walk(kernel_state(*abstract, rules.ranks, board, 0, high), origin, rules) == H.CHAIN_LOST:
+            if kernel_walk(kernel_state(*abstract, rules.ranks, board, 0, high), origin, rules) == codes.LOST:
                 assert lost, (high, board.to_text(), origin.to_text())
                 lost_by_names[high] += 1
     assert blind_won_real_lost >= 10 and lost_by_names[3] >= 10, (blind_won_real_lost, lost_by_names)
@@ -317,7 +321,7 @@ def test_positions_the_suit_blind_game_loses_are_lost(game):
         reference = WalkReference(rules)
         for origin, board in walk_positions(rules, rng, 1):
             state = kernel_state(*PlainChains(origin, rules).abstract(board), rules.ranks)
-            if kernel_walk(state, origin, rules) != H.CHAIN_LOST:
+            if kernel_walk(state, origin, rules) != codes.LOST:
                 continue
             assert reference.lost(origin, board), (game, board.to_text(), origin.to_text())
             lost += 1
@@ -351,78 +355,65 @@ def test_a_real_line_maps_to_positions_the_plain_model_can_win():
     assert checked >= 200 and ripe >= 20 and lone >= 20, (checked, ripe, lone)
 
 
-def _forced_walks(monkeypatch):
-    """solve() with the walk from the first restart on, depth-first runs of 8 positions, and no capacity
-    test in the depth-first search (it proves most small deals lost at the root, before any walk)."""
-    monkeypatch.setattr(search, "_CHAINS_AFTER", 0)
-    monkeypatch.setattr(search, "_run_nodes", lambda restarts: 8)
-    monkeypatch.setattr(search._Search, "capacity_limit", lambda self: 0)
+# solve() with the walk from the first restart on, depth-first runs of 8 positions, and no capacity
+# test in the depth-first search (it proves most small deals lost at the root, before any walk).
+FORCED_WALKS = Schedule(walks_after=0, run_nodes=8, run_growth="fixed", capacity_nodes=0)
 
 
-def _solved_as_the_reference_search(game: str, seed: str, deals: int):
+def _solved_as_the_reference_search(game: str, seed: str, deals: int, schedule: Schedule):
     """solve()'s results on random small deals of ``game``, each checked against the reference search."""
     rng = random.Random(seed)
     for i in range(deals):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         board = next(walk_positions(rules, rng, 1, steps=1))[0]
-        result = search.solve(board, rules, search.Budget(seconds=None))
+        result = solve(board, rules, Budget(seconds=None), schedule=schedule)
         expected = "won" if reference_search(board, rules) is not None else "lost"
         assert result.verdict == expected, (game, board.to_text())
         yield result
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_solve_with_the_walk_agrees_with_the_reference_search(game, monkeypatch):
-    _forced_walks(monkeypatch)
+def test_solve_with_the_walk_agrees_with_the_reference_search(game):
     by_walk = won_by_walk = 0
-    for result in _solved_as_the_reference_search(game, f"chains-solve-{game}", 100):
-        by_walk += result.lost_by_chains
-        won_by_walk += result.won_by_walk  # solve() replays every winning line
+    for result in _solved_as_the_reference_search(game, f"chains-solve-{game}", 100, FORCED_WALKS):
+        by_walk += result.found_by == "suit-blind"
+        won_by_walk += result.found_by == "walk"  # solve() replays every winning line
     assert by_walk >= 5 and won_by_walk >= 5, (by_walk, won_by_walk)
 
 
 def test_good_measure_82_is_lost_in_the_suit_blind_game():
     """A deal depth-first search alone takes 88 s to prove lost; the walk needs ~100,000 positions."""
     rules = GAMES["good-measure"]
-    run = search._Search(deal(rules, 82), rules, search.Budget())
+    run = DepthFirst(deal(rules, 82), rules, Budget())
     run.start()
-    chains = search._Chains(run, 1 << 30)
+    chains = Walks(run, 1 << 30)
     chains.advance(run, 60.0)
-    assert chains.status == H.CHAIN_LOST and chains.meta[H.H_NODES] < 1_000_000
+    assert chains.status == codes.LOST and chains.meta[H.H_NODES] < 1_000_000
 
 
-def test_a_walk_in_slices_keeps_to_each_slice_s_capacity_work_and_still_proves_good_measure_82_lost(monkeypatch):
+def test_a_walk_in_slices_keeps_to_each_slice_s_capacity_work_and_still_proves_good_measure_82_lost():
     """A slice stops its capacity tests at its work limit (the allowance saved by the depth-first search
     may be large, and one slice spent 0.24 s of a 1 s budget on it); tests cut short only prune less."""
     work_limit, spent = 300, []
-    walk = H.chain_walk
-
-    def counted(*args):
-        cmeta = args[-2]
-        before = int(cmeta[C.C_NODES])
-        status = walk(*args)
-        spent.append(int(cmeta[C.C_NODES]) - before)
-        return status
-
-    monkeypatch.setattr(search, "_CHAINS_CHUNK_WORK", work_limit)
-    monkeypatch.setattr(H, "chain_walk", counted)
     rules = GAMES["good-measure"]
-    run = search._Search(deal(rules, 82), rules, search.Budget())
+    run = DepthFirst(deal(rules, 82), rules, Budget(), Schedule(walk_chunk_work=work_limit))
     run.start()
     run.cmeta[C.C_ALLOWANCE] = 1 << 30  # as after a long depth-first run whose tests gave up little
-    chains = search._Chains(run, 1 << 30)
-    while chains.open():
-        chains.advance(run, 60.0)
-    assert chains.status == H.CHAIN_LOST
+    walks = Walks(run, 1 << 30)
+    while walks.open():
+        before = int(run.cmeta[C.C_NODES])
+        walks.step(run)
+        spent.append(int(run.cmeta[C.C_NODES]) - before)
+    assert walks.status == codes.LOST
     # A test gives up on the position past its limit, so a slice may count one more.
     assert max(spent) <= work_limit + 1 and sum(n >= work_limit for n in spent) >= 3, (max(spent), len(spent))
 
 
-def _walk_the_games(game: str, number: int) -> tuple[search._Chains, search._Search]:
+def _walk_the_games(game: str, number: int) -> tuple[Walks, DepthFirst]:
     rules = GAMES[game]
-    run = search._Search(deal(rules, number), rules, search.Budget())
+    run = DepthFirst(deal(rules, number), rules, Budget())
     run.start()
-    chains = search._Chains(run, 1 << 30)
+    chains = Walks(run, 1 << 30)
     while chains.open():
         chains.advance(run, 60.0)
     return chains, run
@@ -431,7 +422,7 @@ def _walk_the_games(game: str, number: int) -> tuple[search._Chains, search._Sea
 def test_good_measure_505_is_lost_once_five_ranks_are_named():
     """Its suit-blind game is won; with the suits of Aces to Fives kept, lost (depth-first search: 52 s)."""
     chains, _ = _walk_the_games("good-measure", 505)
-    assert chains.stage == 1 and chains.named() == (5, 0) and chains.status == H.CHAIN_LOST
+    assert chains.stage == 1 and chains.named() == (5, 0) and chains.status == codes.LOST
     assert chains.expanded() < 1_000_000
 
 
@@ -439,7 +430,7 @@ def test_good_measure_560_is_lost_once_nines_to_kings_are_named():
     """Its suit-blind game and its game with Aces to Fives named are won; with the suits of Nines to Kings
     kept, lost after about 1.9M positions (the depth-first search: 31 minutes)."""
     chains, _ = _walk_the_games("good-measure", 560)
-    assert chains.stage == 2 and chains.named() == (0, 5) and chains.status == H.CHAIN_LOST
+    assert chains.stage == 2 and chains.named() == (0, 5) and chains.status == codes.LOST
     assert chains.expanded() < 2_500_000
 
 
@@ -452,37 +443,35 @@ def test_good_measure_538_is_won_by_the_walk_of_the_real_game():
     assert is_solution(deal(rules, 538), chains.winning_line(run), rules)
 
 
-def test_a_walk_short_of_memory_gives_up_and_the_deal_stays_unknown(monkeypatch):
-    monkeypatch.setattr(search, "_CHAINS_AFTER", 0)
-    monkeypatch.setattr(search, "_CHAINS_MEMORY", 1e-3)  # 2 MiB of 2 GiB: room for 45,000 positions
+def test_a_walk_short_of_memory_gives_up_and_the_deal_stays_unknown():
+    schedule = Schedule(walks_after=0, walks_memory=1e-3)  # 2 MiB of 2 GiB: room for 45,000 positions
     rules = GAMES["good-measure"]
-    result = search.solve(deal(rules, 82), rules, search.Budget(seconds=3))
-    assert result.verdict == "unknown" and not result.lost_by_chains and result.chain_positions > 0
+    result = solve(deal(rules, 82), rules, Budget(seconds=3), schedule=schedule)
+    assert result.verdict == "unknown" and result.found_by != "suit-blind" and result.chain_positions > 0
 
 
-def test_a_batch_record_says_which_search_proved_a_loss(monkeypatch):
+def test_a_batch_record_says_which_search_proved_a_loss():
     from solver.batch import solve_record
 
-    monkeypatch.setattr(search, "_CHAINS_AFTER", 0)
-    record = solve_record("good-measure", 82, search.Budget(seconds=30))
+    record = solve_record("good-measure", 82, Budget(seconds=30), Schedule(walks_after=0))
     assert record["verdict"] == "lost" and record["found_by"] == "suit-blind" and record["chain_positions"] > 0
-    record = solve_record("good-measure", 1, search.Budget(seconds=30))  # lost at the root
+    record = solve_record("good-measure", 1, Budget(seconds=30), Schedule(walks_after=0))  # lost at the root
     assert record["verdict"] == "lost" and record["found_by"] == "depth-first" and record["chain_positions"] == 0
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_solve_with_the_root_capacity_test_agrees_with_the_reference_search(game, monkeypatch):
-    """The root's capacity test searched to the end (search._RootTest), from the first restart on, with
+def test_solve_with_the_root_capacity_test_agrees_with_the_reference_search(game):
+    """The root's capacity test searched to the end (RootTest), from the first restart on, with
     the depth-first search's own capacity tests cut to one abstract position: where it says lost, so does
     the reference search."""
-    monkeypatch.setattr(search, "_CHAINS_AFTER", 0)
-    monkeypatch.setattr(search, "_run_nodes", lambda restarts: 8)
-    monkeypatch.setattr(search, "_CAPACITY_NODES", 1)
-    monkeypatch.setattr(search, "_ROOT_TEST_SLICE", C.CAP_DEPTH + 8)  # slices that go on where the last stopped
+    # Slices of CAP_DEPTH + 8 abstract positions, which go on where the last stopped.
+    schedule = Schedule(
+        walks_after=0, run_nodes=8, run_growth="fixed", capacity_nodes=1, root_test_slice=C.CAP_DEPTH + 8
+    )
     by_root_test = 0
-    for result in _solved_as_the_reference_search(game, f"root-test-{game}", 300):
-        by_root_test += result.lost_by_root_test
-        assert result.lost_by_root_test == (result.found_by == "capacity")
+    for result in _solved_as_the_reference_search(game, f"root-test-{game}", 300, schedule):
+        by_root_test += result.found_by == "capacity"
+        assert result.found_by == "capacity" == (result.found_by == "capacity")
     assert by_root_test >= 10, by_root_test
 
 
@@ -491,7 +480,7 @@ def test_bakers_dozen_6174_is_lost_by_the_root_capacity_test():
     is lost after some 220,000 abstract positions."""
     from solver.batch import solve_record
 
-    record = solve_record("bakers-dozen", 6174, search.Budget(seconds=60))
+    record = solve_record("bakers-dozen", 6174, Budget(seconds=60))
     assert record["verdict"] == "lost" and record["found_by"] == "capacity", record
     assert 100_000 < record["root_test_positions"] < 1_000_000, record
 
@@ -500,7 +489,7 @@ def test_one_run_starts_with_the_root_capacity_test():
     """``one_run`` runs the root's capacity test to the end before its depth-first run, which alone had
     not ended Baker's Dozen 6174 after 79 million positions."""
     rules = GAMES["bakers-dozen"]
-    result = search.solve(deal(rules, 6174), rules, search.Budget(seconds=60), one_run=True)
+    result = solve(deal(rules, 6174), rules, Budget(seconds=60), one_run=True)
     assert result.verdict == "lost" and result.found_by == "capacity" and result.states == 0, result
     assert 100_000 < result.root_test_positions < 1_000_000, result
     assert result.memory >= 16 << 19, result  # its table, let go at the end, held 223,739 positions

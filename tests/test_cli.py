@@ -5,11 +5,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from solver.board import parse_board
 from solver.cli import main
-from solver.deals import deal
-from solver.engine import Move, is_solution
-from solver.rules import GAMES, with_worrying_back
+from solver.game.board import parse_board
+from solver.game.deals import deal
+from solver.game.engine import Move, is_solution
+from solver.game.rules import GAMES, with_worrying_back
 
 
 def run(*args, stdin=None):

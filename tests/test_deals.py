@@ -2,9 +2,9 @@
 
 import pytest
 
-from solver.board import Board
-from solver.deals import DealNumberError, deal, kings_to_bottom, pysol_shuffle, pysolfc_layout
-from solver.rules import GAMES
+from solver.game.board import Board
+from solver.game.deals import DealNumberError, deal, kings_to_bottom, pysol_shuffle, pysolfc_layout
+from solver.game.rules import GAMES
 
 pysol_cards = pytest.importorskip("pysol_cards")
 from pysol_cards.cards import CardRenderer  # noqa: E402

@@ -2,9 +2,9 @@
 
 import pytest
 
-from solver.board import parse_board
-from solver.engine import IllegalMoveError, Move, apply_move, is_solution, legal_moves, replay
-from solver.rules import GAMES
+from solver.game.board import parse_board
+from solver.game.engine import IllegalMoveError, Move, apply_move, is_solution, legal_moves, replay
+from solver.game.rules import GAMES
 
 BD, SP, PS = GAMES["bakers-dozen"], GAMES["spanish-patience"], GAMES["portuguese-solitaire"]
 # A 2-rank deck: the 2s play the King.

@@ -1,4 +1,4 @@
-"""When the table may not grow, the search forgets stale entries and half its lost marks (solver/_kernels.py).
+"""When the table may not grow, the search forgets stale entries and half its lost marks (solver/kernels/table.py).
 
 Forgetting must keep every open position where the component stack points,
 find every kept entry again, and never change a verdict.
@@ -9,13 +9,12 @@ import random
 import numpy as np
 import pytest
 
-from solver import _kernels as K
-from solver import search
-from solver._common import INFO_BITS, KEY_HIGH, LOST_MARK, STALE_MARK, table_find, table_lookup
-from solver.deals import deal, random_deal
-from solver.engine import is_solution, reference_search
-from solver.rules import GAMES
-from solver.search import LOST, UNKNOWN, WON, Budget, solve
+from solver.game.deals import deal, random_deal
+from solver.game.engine import is_solution, reference_search
+from solver.game.rules import GAMES
+from solver.kernels import table as T
+from solver.kernels.table import INFO_BITS, KEY_HIGH, LOST_MARK, STALE_MARK, table_find, table_lookup
+from solver.search import LOST, UNKNOWN, WON, Budget, Schedule, solve
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -34,7 +33,7 @@ def test_evict_keeps_open_positions_and_drops_half_the_lost_marks(seed):
             scc.append(-1 - slot)
     scc_array = np.array(scc + [0] * 5, dtype=np.int64)
     bit = 1 + seed
-    left = K.table_evict(table, scc_array, len(scc), bit)
+    left = T.table_evict(table, scc_array, len(scc), bit)
     kept = lost_kept = 0
     for k, ((h0, h1), kind) in enumerate(zip(keys, kinds, strict=True)):
         slot = table_lookup(table, h0, h1)
@@ -53,19 +52,18 @@ def test_evict_keeps_open_positions_and_drops_half_the_lost_marks(seed):
     assert 0.3 < lost_kept / sum(kind == "lost" for kind in kinds) < 0.7
 
 
-def test_a_table_that_may_not_grow_forgets_and_still_agrees_with_reference_search(monkeypatch):
+def test_a_table_that_may_not_grow_forgets_and_still_agrees_with_reference_search():
     """A 64-slot table that never grows: deals of more than ~45 positions forget, many times over.
     (Deals whose open positions alone fill the table end `unknown`, for memory.)  The deals are as
     large as the reference search allows, since most smaller lost deals are proved at the root."""
-    monkeypatch.setattr(search, "_FIRST_TABLE_SLOTS", 1 << 6)
-    monkeypatch.setattr(search._Search, "grow_table", lambda self: False)
+    schedule = Schedule(first_table_slots=1 << 6, grow_table=False)
     counts = {WON: 0, LOST: 0, UNKNOWN: 0, "evicted": 0, "evicted and lost": 0}
     for game in ["bakers-dozen", "good-measure", "portuguese-solitaire", "spanish-patience"]:
         rng = random.Random(f"evict-{game}")
         for i in range(400):
             rules = GAMES[game].reduced(*[(6, 4), (6, 5), (7, 4)][i % 3])
             board = random_deal(rules, rng)
-            result = solve(board, rules, Budget(seconds=None, states=200_000))
+            result = solve(board, rules, Budget(seconds=None, states=200_000), schedule=schedule)
             counts[result.verdict] += 1
             if result.verdict == UNKNOWN or not result.evictions:
                 continue  # a deal that never forgot is the plain search, which tests/test_agreement.py checks
@@ -79,12 +77,11 @@ def test_a_table_that_may_not_grow_forgets_and_still_agrees_with_reference_searc
 
 
 @pytest.mark.parametrize("number", [98, 836])
-def test_a_full_lost_deal_is_still_proved_lost_after_forgetting(number, monkeypatch):
+def test_a_full_lost_deal_is_still_proved_lost_after_forgetting(number):
     """Good Measure 98 and 836 are lost (a table free to grow: 215,929 and 160,300 positions);
     with a table of 2^17 slots (~92,000 entries) that never grows, still lost."""
-    monkeypatch.setattr(search, "_FIRST_TABLE_SLOTS", 1 << 17)
-    monkeypatch.setattr(search._Search, "grow_table", lambda self: False)
-    monkeypatch.setattr(search, "_CHAINS_AFTER", 1 << 62)  # the depth-first search's proof (the walk finds 836's first)
+    # The depth-first search's proof: no walks (the walk finds 836's first).
+    schedule = Schedule(first_table_slots=1 << 17, grow_table=False, walks_after=1 << 62)
     rules = GAMES["good-measure"]
-    result = solve(deal(rules, number), rules, Budget(seconds=None, states=5_000_000))
+    result = solve(deal(rules, number), rules, Budget(seconds=None, states=5_000_000), schedule=schedule)
     assert result.verdict == LOST and result.evictions >= 2, (result.verdict, result.evictions)

@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.batch import MAX_BATCH, BatchError, parse_deals
-from solver.board import Board
-from solver.cards import card_text
 from solver.cli import main
-from solver.deals import MAX_DEAL, deal
-from solver.rules import GAMES
-from solver.variants import _CHOICES, _INTEGERS, _KEYS, _UNSUPPORTED, parse_rules_text
+from solver.game.board import Board
+from solver.game.cards import card_text
+from solver.game.deals import MAX_DEAL, deal
+from solver.game.rules import GAMES, UNSUPPORTED_KEYS
+from solver.game.variants import _CHOICES, _INTEGERS, _KEYS, parse_rules_text
 
 # Derandomized: the same inputs on every run, so the suite stays deterministic.
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -156,7 +156,7 @@ scalars = st.one_of(
     st.floats(allow_nan=False),
     st.sampled_from([c for choices in _CHOICES.values() for c in choices] + list(GAMES)),
 )
-rule_keys = st.one_of(st.sampled_from(list(_KEYS) + list(_UNSUPPORTED)), st.text(min_size=1, max_size=10))
+rule_keys = st.one_of(st.sampled_from(list(_KEYS) + list(UNSUPPORTED_KEYS)), st.text(min_size=1, max_size=10))
 rule_tables = st.dictionaries(rule_keys, st.one_of(scalars, st.lists(scalars, max_size=3)), max_size=7)
 
 

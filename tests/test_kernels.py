@@ -2,18 +2,18 @@
 
 import numpy as np
 
-from solver import _kernels as K
-from solver.board import parse_board
-from solver.rules import GAMES
-from solver.search import _EMPTY_CODES, state_arrays
+from solver.game.board import parse_board
+from solver.game.rules import GAMES
+from solver.kernels import position as P
+from solver.search.arrays import kernel_rules, state_arrays
 
 
 def relaxed_dead(text, rules):
     board = parse_board(text).validate(rules)
     arr, heights, found = state_arrays(board, rules)
-    scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
-    empty = _EMPTY_CODES[rules.empty_pile]
-    return K.relaxed_dead(arr, heights, found, rules.ranks, empty, rules.worrying_back, scratch)
+    scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
+    empty = kernel_rules(rules).empty
+    return P.relaxed_dead(arr, heights, found, rules.ranks, empty, rules.worrying_back, scratch)
 
 
 BD3 = GAMES["bakers-dozen"].reduced(ranks=3, piles=4)  # 3s play the King
@@ -40,16 +40,19 @@ def test_a_winnable_position_is_not_dead():
 
 
 def test_the_kernel_cache_is_kept_apart_for_each_version_of_any_kernel_module(tmp_path):
-    """A change to any kernel module moves numba's cache elsewhere, so no kernel runs stale code of
-    a module it calls (numba itself checks only the kernel's own file); same sources, same place."""
-    from solver import _cache
+    """A change to any kernel module (or to the rules module whose MAX_PILES sizes their layouts) moves
+    numba's cache elsewhere, so no kernel runs stale code of a module it calls (numba itself checks only
+    the kernel's own file); same sources, same place."""
+    from solver.kernels import cache as _cache
 
-    for name in _cache.KERNEL_MODULES:
+    sources = [p.relative_to(_cache.PACKAGE) for p in _cache.kernel_sources(_cache.PACKAGE)]
+    for name in sources:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text((_cache.PACKAGE / name).read_text())
     base = tmp_path / "cache"
     first = _cache.cache_dir(tmp_path, base)
     assert _cache.cache_dir(tmp_path, base) == first and first.parent == base
-    for name in _cache.KERNEL_MODULES:
+    for name in sources:
         text = (tmp_path / name).read_text()
         (tmp_path / name).write_text(text + "\n# changed\n")
         assert _cache.cache_dir(tmp_path, base) != first, name
@@ -57,17 +60,18 @@ def test_the_kernel_cache_is_kept_apart_for_each_version_of_any_kernel_module(tm
     assert _cache.cache_dir(tmp_path, base) == first
 
 
-def test_every_module_with_kernels_is_in_the_cache_digest():
-    from solver import _cache
+def test_every_module_with_kernels_is_in_the_kernels_folder_and_the_cache_digest():
+    from solver.kernels import cache as _cache
 
-    with_kernels = {path.name for path in _cache.PACKAGE.glob("*.py") if "@njit" in path.read_text()}
-    assert with_kernels == set(_cache.KERNEL_MODULES)
+    with_kernels = {path for path in _cache.PACKAGE.rglob("*.py") if "@njit" in path.read_text()}
+    assert with_kernels and with_kernels <= set(_cache.kernel_sources(_cache.PACKAGE))
+    assert all(path.parent == _cache.KERNELS for path in with_kernels)
 
 
 def test_the_package_uses_the_versioned_cache():
     import numba
 
-    from solver import _cache
+    from solver.kernels import cache as _cache
 
     assert numba.config.CACHE_DIR.endswith(_cache.cache_dir(_cache.PACKAGE, _cache.PACKAGE).name)
 
@@ -76,26 +80,29 @@ _NO_COMPILING_AFTER_WARM_UP = """
 import importlib
 import time
 import types
-from solver import _cache, search
-from solver.deals import deal
-from solver.rules import GAMES, with_worrying_back
+from solver.kernels import cache as _cache
+from solver.search import solve as solve_module
+from solver.game.deals import deal
+from solver.game.rules import GAMES, with_worrying_back
+from solver.search import Budget, solve, warm_up
 
 def signatures():
-    modules = [importlib.import_module("solver." + name.removesuffix(".py")) for name in _cache.KERNEL_MODULES]
+    names = [p.stem for p in _cache.kernel_sources(_cache.PACKAGE) if p.parent.name == "kernels"]
+    modules = [importlib.import_module("solver.kernels." + name) for name in names]
     return {(m.__name__, n): len(f.signatures) for m in modules for n, f in vars(m).items() if hasattr(f, "signatures")}
 
 # A clock that jumps an hour at each reading: as on a fresh cache, where compiling outlasts any budget.
 readings = iter(range(10**9))
-search.time = types.SimpleNamespace(perf_counter=lambda: 3600.0 * next(readings))
-search.warm_up()
-search.time = time
+solve_module.time = types.SimpleNamespace(perf_counter=lambda: 3600.0 * next(readings))
+warm_up()
+solve_module.time = time
 before = signatures()
 rules = GAMES["good-measure"]
-search.solve(deal(rules, 2), rules)  # restarts twice, capacity tests on the way
-assert search.solve(deal(rules, 3), rules, search.Budget(states=70_000)).chain_positions > 0  # a beam, a walk
-search.solve(deal(rules, 1), rules)  # lost at the root
+solve(deal(rules, 2), rules)  # restarts twice, capacity tests on the way
+assert solve(deal(rules, 3), rules, Budget(states=70_000)).chain_positions > 0  # a beam, a walk
+solve(deal(rules, 1), rules)  # lost at the root
 rules = with_worrying_back(GAMES["spanish-patience"])
-search.solve(deal(rules, 1), rules)  # no safe moves, no capacity tests
+solve(deal(rules, 1), rules)  # no safe moves, no capacity tests
 after = signatures()
 print(sorted(k for k in after if after[k] != before.get(k, 0)))
 """

@@ -1,7 +1,7 @@
 """Positions the search marks lost are lost, and restarts reuse them.
 
 The search marks a position lost when its strongly connected component
-closes (proof in ``solver/_kernels.py``, "Lost positions").  Here the whole
+closes (proof in ``solver/kernels/dfs.py``, "Lost positions").  Here the whole
 position graph of small deals is built with the reference engine, each
 position's fate is computed backwards from the won position, and every
 position a run marks -- complete, cut short, or a restart seeded with an
@@ -14,20 +14,23 @@ from collections import deque
 import numpy as np
 import pytest
 
-from solver import _kernels as K
-from solver import search
-from solver._common import INFO_BITS, KEY_HIGH, LOST_MARK
-from solver.board import Board
-from solver.deals import random_deal
-from solver.engine import apply_move, legal_moves
-from solver.rules import GAMES, Rules
-from solver.search import LOST, Budget, _Search, solve, state_arrays
+from solver.game.board import Board
+from solver.game.deals import random_deal
+from solver.game.engine import apply_move, legal_moves
+from solver.game.rules import GAMES, Rules
+from solver.kernels import codes as K
+from solver.kernels import dfs as D
+from solver.kernels import position as P
+from solver.kernels.table import INFO_BITS, KEY_HIGH, LOST_MARK
+from solver.search import LOST, Budget, Schedule, solve
+from solver.search.arrays import ZOBRIST, state_arrays
+from solver.search.dfs import DepthFirst
 
 
 def table_key(board: Board, rules: Rules) -> tuple[int, int]:
     """The key the search's table stores for this position."""
     piles, heights, _ = state_arrays(board, rules)
-    h = K.position_hash(piles, heights, search._ZOBRIST)
+    h = P.position_hash(piles, heights, ZOBRIST)
     return int(h[0] | np.uint64(1)), int(h[1] & KEY_HIGH)
 
 
@@ -92,8 +95,8 @@ def test_every_position_marked_lost_is_lost(game):
             break
         run = None
         for restart in range(8):  # runs cut short after a few positions, each seeded with the last one's marks
-            K.seed_random(restart)
-            run = _Search(board, rules, Budget(seconds=None), noise=restart, before=run)
+            D.seed_random(restart)
+            run = DepthFirst(board, rules, Budget(seconds=None), noise=restart, before=run)
             status, _ = run.run(None, 8 << restart)
             marks = marked_lost(run.table)
             for key in marks:
@@ -106,16 +109,15 @@ def test_every_position_marked_lost_is_lost(game):
 
 
 @pytest.mark.parametrize("game, size", [("good-measure", (7, 5)), ("bakers-dozen", (6, 5))])
-def test_a_complete_lost_search_closes_every_component(game, size, monkeypatch):
+def test_a_complete_lost_search_closes_every_component(game, size):
     """The bookkeeping of components; the capacity test is off, or it proves most of these deals
     lost at the root, where there are no components to close."""
-    monkeypatch.setattr(search, "_CAPACITY_NODES", 0)
     rng = random.Random(f"closed-{game}")
     rules = GAMES[game].reduced(*size)
     seen = 0
     for _ in range(100):
         board = random_deal(rules, rng)
-        run = _Search(board, rules, Budget(seconds=None))
+        run = DepthFirst(board, rules, Budget(seconds=None), Schedule(capacity_nodes=0))
         status, _ = run.run(None, None)
         if status != K.LOST or run.meta[K.M_NODES] < 50:
             continue
@@ -127,7 +129,7 @@ def test_a_complete_lost_search_closes_every_component(game, size, monkeypatch):
     assert seen >= 5
 
 
-def test_restarts_do_not_search_proven_lost_positions_again(monkeypatch):
+def test_restarts_do_not_search_proven_lost_positions_again():
     """A lost deal's restarts, together, search hardly more than one complete run.
 
     Runs double here, from 4 positions.  Without the marks, runs cut at 4,
@@ -135,18 +137,17 @@ def test_restarts_do_not_search_proven_lost_positions_again(monkeypatch):
     would search 2^(k+1) - 4 >= N - 4 positions before the last run: at
     least about twice one run in all.  (The capacity test is off: it proves most of these deals
     lost in a few positions.)"""
-    monkeypatch.setattr(search, "_CAPACITY_NODES", 0)
+    single_run = Schedule(capacity_nodes=0, run_nodes=1 << 40, run_growth="fixed")
+    doubling = Schedule(capacity_nodes=0, run_nodes=4, run_growth="double")
     rng = random.Random("reuse")
     rules = GAMES["good-measure"].reduced(8, 5)
     ratios = []
     for _ in range(300):
         board = random_deal(rules, rng)
-        monkeypatch.setattr(search, "_run_nodes", lambda restarts: 1 << 40)
-        single = solve(board, rules, Budget(seconds=None))
+        single = solve(board, rules, Budget(seconds=None), schedule=single_run)
         if single.verdict != LOST or single.states < 1_000:
             continue
-        monkeypatch.setattr(search, "_run_nodes", lambda restarts: 4 << restarts)
-        restarted = solve(board, rules, Budget(seconds=None))
+        restarted = solve(board, rules, Budget(seconds=None), schedule=doubling)
         assert restarted.verdict == LOST and restarted.restarts >= 5
         ratios.append(restarted.states / single.states)
     ratios.sort()

@@ -9,8 +9,8 @@ import sys
 import time
 
 from solver.batch import read_records, run_batch
-from solver.deals import deal
-from solver.rules import GAMES
+from solver.game.deals import deal
+from solver.game.rules import GAMES
 from solver.search import Budget, solve, warm_up
 
 BD, GM = GAMES["bakers-dozen"], GAMES["good-measure"]

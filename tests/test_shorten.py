@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from solver.board import parse_board
-from solver.deals import random_deal
-from solver.engine import Move, is_solution, reference_search
-from solver.rules import GAMES
-from solver.shorten import shorten
+from solver.game.board import parse_board
+from solver.game.deals import random_deal
+from solver.game.engine import Move, is_solution, reference_search
+from solver.game.rules import GAMES
+from solver.search.shorten import shorten
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -1,4 +1,4 @@
-"""The hash table grows a stretch at a time (solver/_common.py, solver/search.py ``_doubled``).
+"""The hash table grows a stretch at a time (solver/kernels/table.py, solver/search/memory.py ``doubled``).
 
 Doubling must keep every entry with its information, and hold little more
 memory than the new table: the old one's copied stretches go back to the
@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 from numba import njit
 
-from solver import _common, search
-from solver._common import INFO_BITS, table_find, table_lookup
-from solver.deals import deal
-from solver.rules import GAMES
-from solver.search import LOST, Budget, solve
+import solver
+from solver.game.deals import deal
+from solver.game.rules import GAMES
+from solver.kernels import table as T
+from solver.kernels.table import INFO_BITS, table_find, table_lookup
+from solver.search import LOST, Budget, Schedule, memory, solve
 
 
 @njit
@@ -26,25 +27,24 @@ def _store(table, keys):
 
 
 def _filled(slots: int, load: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """A table from ``search._table_zeros`` (memory-mapped when 2 MiB or more) and the keys it holds,
+    """A table from ``memory.table_zeros`` (memory-mapped when 2 MiB or more) and the keys it holds,
     the k-th with information k."""
     rng = np.random.default_rng(seed)
     keys = rng.integers(0, 2**64, size=(int(load * slots), 2), dtype=np.uint64, endpoint=False)
-    table = search._table_zeros(2 * slots)
+    table = memory.table_zeros(2 * slots)
     _store(table, keys)
     return table, keys
 
 
 @pytest.mark.parametrize("slots", [1 << 12, 1 << 18])
-def test_a_table_doubled_a_stretch_at_a_time_holds_every_entry_as_a_whole_copy_would(slots, monkeypatch):
+def test_a_table_doubled_a_stretch_at_a_time_holds_every_entry_as_a_whole_copy_would(slots):
     """Stretches of 4,096 slots: the 2^18-slot table is memory-mapped, so each copied stretch is given back."""
-    monkeypatch.setattr(search, "_STRETCH_SLOTS", 1 << 12)
-    table, keys = _filled(slots, _common.TABLE_MAX_LOAD, seed=slots)
+    table, keys = _filled(slots, T.TABLE_MAX_LOAD, seed=slots)
     whole = np.zeros(2 * table.size, dtype=np.uint64)
-    _common.table_copy(table, whole)
-    mapped = search._mapping(table) is not None
+    T.table_copy(table, whole)
+    mapped = memory.mapping(table) is not None
     assert mapped == (slots == 1 << 18)
-    doubled = search._doubled(table)
+    doubled = memory.doubled(table, stretch_slots=1 << 12)
     assert doubled.size == 2 * table.size and np.array_equal(doubled, whole)  # same entries, same order
     for k, (h0, h1) in enumerate(keys):
         slot = table_lookup(doubled, h0, h1)
@@ -58,21 +58,22 @@ _PEAK = """
 import sys
 import numpy as np
 sys.path[:0] = sys.argv[1:2]
-from solver import _common, search
 from test_table import _filled
+from solver.kernels import table as T
+from solver.search import memory
 
 def status(field):  # bytes
     return next(int(line.split()[1]) * 1024 for line in open("/proc/self/status") if line.startswith(field))
 
-search._STRETCH_SLOTS = 1 << 18  # 4 MiB stretches
-table, _ = _filled(1 << 22, _common.TABLE_MAX_LOAD, seed=7)  # 64 MiB, 2.9M entries
-search._doubled(np.zeros(4, dtype=np.uint64))  # compiled before measuring
+STRETCH = 1 << 18  # 4 MiB stretches
+table, _ = _filled(1 << 22, T.TABLE_MAX_LOAD, seed=7)  # 64 MiB, 2.9M entries
+memory.doubled(np.zeros(4, dtype=np.uint64))  # compiled before measuring
 open("/proc/self/clear_refs", "w").write("5")  # the peak so far (compiling, filling) is not this test's
 before = status("VmRSS:")
-grown = search._doubled(table) if sys.argv[2] == "stretches" else None
+grown = memory.doubled(table, STRETCH) if sys.argv[2] == "stretches" else None
 if grown is None:
-    grown = search._table_zeros(2 * table.size)
-    _common.table_copy(table, grown)
+    grown = memory.table_zeros(2 * table.size)
+    T.table_copy(table, grown)
 print(max(0, status("VmHWM:") - before) / grown.nbytes)
 """
 
@@ -80,7 +81,7 @@ print(max(0, status("VmHWM:") - before) / grown.nbytes)
 def test_doubling_a_stretch_at_a_time_holds_about_half_the_memory_a_whole_copy_does():
     """Peak resident memory over what the old table held: about half the new table (its new half,
     and a stretch), where a whole copy holds all of it while the old one lives."""
-    here = str(search.__file__).rsplit("/solver/", 1)[0]
+    here = str(solver.__file__).rsplit("/solver/", 1)[0]
 
     def peak_share(how: str) -> float:
         run = [sys.executable, "-c", _PEAK, here, how]
@@ -91,13 +92,12 @@ def test_doubling_a_stretch_at_a_time_holds_about_half_the_memory_a_whole_copy_d
     assert stretches < 0.6 and whole > 0.9, (stretches, whole)
 
 
-def test_a_search_whose_old_and_new_tables_would_not_fit_together_grows_instead_of_forgetting(monkeypatch):
+def test_a_search_whose_old_and_new_tables_would_not_fit_together_grows_instead_of_forgetting():
     """Good Measure 836 is lost in about 166,000 positions, past the 91,750 entries of 2^17 slots. In
     7 MiB (one run: all of it for the search) the 2^18-slot table fits (4 MiB, a 64 KiB stretch, and
     2 MiB of capacity cache) but not beside the 2^17-slot one: copied whole, the search forgot 3 times."""
-    monkeypatch.setattr(search, "_STRETCH_SLOTS", 1 << 12)
-    monkeypatch.setattr(search, "_FIRST_TABLE_SLOTS", 1 << 17)
+    schedule = Schedule(stretch_slots=1 << 12, first_table_slots=1 << 17)
     rules = GAMES["good-measure"]
-    result = solve(deal(rules, 836), rules, Budget(seconds=None, memory=7 << 20), one_run=True)
+    result = solve(deal(rules, 836), rules, Budget(seconds=None, memory=7 << 20), schedule=schedule, one_run=True)
     assert result.verdict == LOST and result.evictions == 0, (result.verdict, result.evictions)
     assert result.memory > 6 << 20, result.memory

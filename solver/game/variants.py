@@ -27,7 +27,6 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from ._kernels import MAX_PILES
 from .rules import (
     DEAL_BAKERS,
     DEAL_GOOD_MEASURE,
@@ -36,6 +35,8 @@ from .rules import (
     EMPTY_KING,
     EMPTY_NONE,
     GAMES,
+    MAX_PILES,
+    UNSUPPORTED_KEYS,
     Rules,
     UnknownGameError,
     get_rules,
@@ -51,11 +52,6 @@ class RulesFileError(ValueError):
     """A rules file that does not describe a game the solver can decide."""
 
 
-_UNSUPPORTED = {
-    "build": "only building down by rank, any suit, is supported",
-    "sequence_moves": "only single-card moves are supported",
-    "redeals": "redeals are not supported",
-}
 _INTEGERS = {"piles": (1, MAX_PILES), "ranks": (2, 13), "aces_founded": (0, 4), "cards_per_pile": (1, 52)}
 _CHOICES = {
     "empty_pile": (EMPTY_NONE, EMPTY_ANY, EMPTY_KING),
@@ -86,8 +82,8 @@ def parse_rules_text(text: str, default_name: str = "") -> Rules:
     except tomllib.TOMLDecodeError as err:
         raise RulesFileError(f"not a TOML file: {err}") from None
     for key, value in data.items():
-        if key in _UNSUPPORTED:
-            raise RulesFileError(f"{key}: {_UNSUPPORTED[key]}")
+        if key in UNSUPPORTED_KEYS:
+            raise RulesFileError(f"{key}: {UNSUPPORTED_KEYS[key]}")
         if key not in _KEYS:
             raise RulesFileError(f"unknown key {key!r}; a rules file may set: {', '.join(_KEYS)}")
         _check_value(key, value)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 import time
 
-from .board import Board
-from .engine import Move
-from .rules import EMPTY_ANY, EMPTY_KING, Rules
+from ..game.board import Board
+from ..game.engine import Move
+from ..game.rules import EMPTY_ANY, EMPTY_KING, Rules
 
 _BOTTOM = 52
 _rng = random.Random(20261130)

@@ -18,6 +18,16 @@ DEAL_BAKERS = "bakers-dozen"  # PySolFC's Baker's Dozen hook: Kings swapped down
 DEAL_GOOD_MEASURE = "good-measure"  # the Baker's Dozen hook, then two Aces out
 DEAL_PLAIN = "plain"  # PySolFC's Portuguese Solitaire: no hook
 
+MAX_PILES = 32  # the most piles a game may have: the kernels' scratch layouts are sized for it
+
+# The rules the solver's proofs do not cover yet (solver/kernels/position.py, "Safe foundation moves"),
+# by the key a rules file would set, with the word for the person who asked.
+UNSUPPORTED_KEYS = {
+    "build": "only building down by rank, any suit, is supported",
+    "sequence_moves": "only single-card moves are supported",
+    "redeals": "redeals are not supported",
+}
+
 
 class UnknownGameError(ValueError):
     """A game name that the project does not know."""
@@ -107,6 +117,21 @@ GAMES: dict[str, Rules] = {
         ),
     )
 }
+
+
+def unsupported(rules: Rules) -> str:
+    """Why the solver cannot decide ``rules``, or "" when it can."""
+    if rules.build != BUILD_RANK:
+        return UNSUPPORTED_KEYS["build"]
+    if rules.sequence_moves:
+        return UNSUPPORTED_KEYS["sequence_moves"]
+    if rules.redeals:
+        return UNSUPPORTED_KEYS["redeals"]
+    if not 2 <= rules.ranks <= 13:
+        return f"the solver handles 2 to 13 ranks, not {rules.ranks}"
+    if not 1 <= rules.piles <= MAX_PILES:
+        return f"the solver handles 1 to {MAX_PILES} piles, not {rules.piles}"
+    return ""
 
 
 def with_worrying_back(rules: Rules) -> Rules:

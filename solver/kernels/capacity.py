@@ -1,6 +1,6 @@
 """The capacity relaxation: a dead-position test that counts hosts.
 
-The relaxation in :mod:`solver._kernels` (``relaxed_dead``) lets any number
+The relaxation in :mod:`solver.kernels.position` (``relaxed_dead``) lets any number
 of cards sit on one host and never covers a host.  This one keeps both
 limits and forgets instead where the moved cards lie, so that its positions
 are few and shared by the many real positions that differ only by where
@@ -100,9 +100,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._common import EMPTY_NONE, MAX_PILES, TABLE_MAX_LOAD, set_info, space_takes, table_find, table_info, table_lookup
+from .codes import EMPTY_NONE, LOST, MAX_PILES, UNDECIDED, WON, space_takes
+from .table import TABLE_MAX_LOAD, set_info, table_find, table_info, table_lookup
 
-CAP_UNKNOWN, CAP_WON, CAP_LOST = 0, 1, 2  # a table entry's information; unknown: being decided, or given up on
+# A table entry's information is a status: UNDECIDED (being decided, or given up on), WON or LOST.
 CAP_DEPTH = 2 * 52 + 2  # each abstract move puts a card up or shrinks a prefix
 # Slots of ``cmeta``: table entries, abstract positions searched, tests, tests that found the position dead,
 # and the abstract positions the tests may still search (the search adds one for each real position).
@@ -352,19 +353,19 @@ def _first_move(cap, origin, where, nranks, moves):
     return best
 
 
-@njit(cache=True, _nrt=False)  # no reference counts: solver/_kernels.py, "No reference counting"
+@njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
 def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit):
-    """Decide the abstract position in ``cap``: CAP_WON, CAP_LOST, or CAP_UNKNOWN after ``node_limit`` positions.
+    """Decide the abstract position in ``cap``: WON, LOST, or UNDECIDED after ``node_limit`` positions.
 
     Every position decided goes into ``ctable``; ``cap`` is left in an unspecified state."""
-    slot = table_find(ctable, ckeys[0], ckeys[1], CAP_UNKNOWN)
-    if slot >= 0 and table_info(ctable, slot) != CAP_UNKNOWN:
+    slot = table_find(ctable, ckeys[0], ckeys[1], UNDECIDED)
+    if slot >= 0 and table_info(ctable, slot) != UNDECIDED:
         return table_info(ctable, slot)
     if slot < 0:
         cmeta[C_COUNT] += 1
     if _all_up(cap, nranks):
-        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), CAP_WON)
-        return CAP_WON
+        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), WON)
+        return WON
     moves = 4 + 2 * origin.shape[0]
     depth = 0
     cap[_NEXT] = _first_move(cap, origin, where, nranks, moves)
@@ -381,28 +382,28 @@ def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, c
                 if cap[_NEXT + depth] == moves and move < 4 + origin.shape[0]:
                     cap[_NEXT + depth] = 0  # from a position that does not fit: try them all, as before
                 continue
-            slot = table_find(ctable, ckeys[0], ckeys[1], CAP_UNKNOWN)
+            slot = table_find(ctable, ckeys[0], ckeys[1], UNDECIDED)
             if slot < 0:
                 cmeta[C_COUNT] += 1
-            info = CAP_UNKNOWN if slot < 0 else table_info(ctable, slot)
-            if info == CAP_WON or _all_up(cap, nranks):
+            info = UNDECIDED if slot < 0 else table_info(ctable, slot)
+            if info == WON or _all_up(cap, nranks):
                 cap[_MOVE + depth + 1] = move
-                _mark_path(cap, origin, where, cz, ckeys, ctable, depth + 1, CAP_WON)
-                return CAP_WON
-            if info == CAP_LOST:
+                _mark_path(cap, origin, where, cz, ckeys, ctable, depth + 1, WON)
+                return WON
+            if info == LOST:
                 _unplay(cap, origin, where, cz, ckeys, move)
                 continue
             nodes += 1
             cmeta[C_NODES] += 1
             if nodes > node_limit:
-                return CAP_UNKNOWN
+                return UNDECIDED
             depth += 1
             cap[_MOVE + depth] = move
             cap[_NEXT + depth] = _first_move(cap, origin, where, nranks, moves)
         else:
-            set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), CAP_LOST)
+            set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), LOST)
             if depth == 0:
-                return CAP_LOST
+                return LOST
             _unplay(cap, origin, where, cz, ckeys, cap[_MOVE + depth])
             depth -= 1
 
@@ -422,7 +423,7 @@ def abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
 @njit(cache=True)
 def abstract_prefixes(lengths, found, origin, nranks, cap):
     """Like ``abstract`` (but for the hash), for a position given by its prefix lengths and foundations
-    alone (a position of the suit-blind game, :mod:`solver._chains`): every card neither up nor in a
+    alone (a position of the suit-blind game, :mod:`solver.kernels.suitblind`): every card neither up nor in a
     prefix is free."""
     cap[_FREE : _SPACES + 1] = 0
     for s in range(4):
@@ -456,7 +457,7 @@ def _test(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node
     before = cmeta[C_NODES]
     verdict = capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit)
     cmeta[C_ALLOWANCE] -= cmeta[C_NODES] - before
-    if verdict == CAP_LOST:
+    if verdict == LOST:
         cmeta[C_DEAD] += 1
         return True
     return False
@@ -487,8 +488,8 @@ def capacity_dead_prefixes(
     Most of these positions share their abstraction with one decided before: look it up first."""
     _hash(lengths, found, cz, ckeys)
     slot = table_lookup(ctable, ckeys[0], ckeys[1])
-    if slot >= 0 and table_info(ctable, slot) != CAP_UNKNOWN:
-        return table_info(ctable, slot) == CAP_LOST
+    if slot >= 0 and table_info(ctable, slot) != UNDECIDED:
+        return table_info(ctable, slot) == LOST
     node_limit = _test_limit(ctable, cmeta, node_limit)
     if node_limit <= 0:
         return False

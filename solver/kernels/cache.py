@@ -4,8 +4,9 @@ Numba checks a cached kernel against its own source file only.  A kernel
 that calls one from another module (the search calls the capacity test)
 would keep running the old callee after that module changes -- an old
 pruning rule, so possibly a wrong verdict -- until its own file changes.
-So the cache lives in a directory named by a digest of every kernel module:
-any change to any of them starts from a clean cache.
+So the cache lives in a directory named by a digest of every module of this
+folder (and of the game rules module, whose ``MAX_PILES`` sizes the kernels'
+layouts): any change to any of them starts from a clean cache.
 """
 
 from __future__ import annotations
@@ -16,20 +17,25 @@ from pathlib import Path
 
 import numba
 
-PACKAGE = Path(__file__).parent
-KERNEL_MODULES = ("_beam.py", "_capacity.py", "_chains.py", "_common.py", "_kernels.py")
+KERNELS = Path(__file__).parent
+PACKAGE = KERNELS.parent
 
 
-def cache_dir(sources: Path, base: Path) -> Path:
-    """Where kernels compiled from the kernel modules in ``sources`` are cached, under ``base``."""
+def kernel_sources(package: Path) -> list[Path]:
+    """The files whose every change must start a clean cache: the kernels folder, and the rules it reads."""
+    return sorted((package / "kernels").glob("*.py")) + [package / "game" / "rules.py"]
+
+
+def cache_dir(package: Path, base: Path) -> Path:
+    """Where kernels compiled from the sources of ``package`` are cached, under ``base``."""
     digest = hashlib.sha256()
-    for name in KERNEL_MODULES:
-        digest.update(name.encode() + b"\0" + (sources / name).read_bytes())
+    for path in kernel_sources(package):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     return base / f"numba-{digest.hexdigest()[:16]}"
 
 
 def use_versioned_cache() -> None:
-    """Point numba's cache at this version's directory; call before the kernel modules are imported."""
+    """Point numba's cache at this version's directory; call before any kernel module is imported."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         base = Path(os.environ["NUMBA_CACHE_DIR"])
     elif os.access(PACKAGE, os.W_OK):

@@ -1,12 +1,12 @@
 """The suit-blind relaxation: a whole-deal lost test that forgets only the suits of moved cards.
 
-The capacity relaxation (:mod:`solver._capacity`) forgets where moved cards
+The capacity relaxation (:mod:`solver.kernels.capacity`) forgets where moved cards
 lie; this one keeps where they lie and forgets only which suit each is.  It
 is far tighter, and its game is far larger, so it decides the root only, by
 an exhaustive search of its own that a long search runs beside its own.
 
 Origin, prefix, free cards
-    As in :mod:`solver._capacity`: compare each pile with the same pile at
+    As in :mod:`solver.kernels.capacity`: compare each pile with the same pile at
     the *origin* (the root); its *prefix* is the longest run of bottom cards
     equal to the origin's, every other card in the tableau is *free*.  Every
     pile of a real position reachable from the origin is its prefix with a
@@ -64,10 +64,10 @@ Claim 2: the same holds in the game with the restrictions.
     by step, keeping a winnable position.  If H has a ripe prefix top, play
     that card up: in the real position it is the top card of its pile, with
     the foundations of H, so the move is a safe foundation move
-    (:mod:`solver._kernels`, "Safe foundation moves") and the position stays
+    (:mod:`solver.kernels.position`, "Safe foundation moves") and the position stays
     winnable.  Otherwise play the first move of a shortest winning line;
     it moves no lone card but up where spaces are useless
-    (:mod:`solver._kernels`, "Lone cards stay put"; its condition on Kings
+    (:mod:`solver.kernels.position`, "Lone cards stay put"; its condition on Kings
     is the one above, since a King above the bottom of its pile is a
     settled one).  Each step sends a card up or shortens the shortest
     winning line (cards in the tableau, then the length of a shortest
@@ -114,7 +114,7 @@ Piles without a prefix are interchangeable
     ripe until it goes up (foundations only rise), so several go up in any
     order to the same position.
 The capacity test prunes the walk
-    Write C(X) for the capacity abstraction (:mod:`solver._capacity`) of a
+    Write C(X) for the capacity abstraction (:mod:`solver.kernels.capacity`) of a
     position X of this game: its prefix lengths and foundations.  Claim: if
     X can be won here (with the restrictions or without: a restricted
     winning line is a winning line), C(X) can be won in the capacity game.
@@ -142,7 +142,7 @@ Deciding the abstract game
     (those pushed before that one lie below its children), so the moves to
     the last positions expanded at each depth are the line to the one
     expanded now, and once won, to the win.  Its table stores 95-bit keys,
-    as the search's does (:mod:`solver._kernels`, "Hash"): two positions
+    as the search's does (:mod:`solver.kernels.position`, "Hash"): two positions
     taken for one err with chance about n^2 / 2^96 for n stored.
 """
 
@@ -151,11 +151,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._capacity import C_ALLOWANCE, C_NODES, capacity_dead_prefixes
-from ._common import EMPTY_ANY, EMPTY_KING, FOUNDATION, MAX_PILES, TABLE_MAX_LOAD, space_takes, table_find
+from .capacity import C_ALLOWANCE, C_NODES, capacity_dead_prefixes
+from .codes import EMPTY_ANY, EMPTY_KING, FOUNDATION, LOST, MAX_PILES, PAUSED, STACK_FULL, TABLE_FULL, WON, space_takes
+from .table import TABLE_MAX_LOAD, table_find
 
-# Status codes of a walk.
-CHAIN_WON, CHAIN_LOST, CHAIN_PAUSED, CHAIN_TABLE_FULL, CHAIN_STACK_FULL = 1, 2, 3, 4, 5
 # Slots of ``meta``: the stack's height, the table's entries, positions expanded, positions the
 # capacity relaxation found dead, the length of the winning line in ``path`` once won.
 H_TOP, H_COUNT, H_NODES, H_DEAD, H_WON_DEPTH = range(5)
@@ -402,7 +401,7 @@ def chain_walk(
     )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)  # no reference counts: solver/_kernels.py, "No reference counting"
+@njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
 def _walk(
     origin, where, nranks, empty_rule, zk, table, stack, trail, path, meta, node_limit, work_limit, cap, cz, ckeys,
     ctable, cmeta, cap_limit, x, after, child, tops, h, parts,
@@ -415,14 +414,14 @@ def _walk(
     stop = meta[H_NODES] + node_limit
     while meta[H_TOP] > 0:
         if meta[H_NODES] >= stop or cmeta[C_NODES] >= work_stop:
-            return CHAIN_PAUSED
+            return PAUSED
         # A position has at most 9 children a pile: 4 suits up, 4 hosts of the next rank, a space.
         if meta[H_COUNT] + 9 * piles >= room:
-            return CHAIN_TABLE_FULL
+            return TABLE_FULL
         top = meta[H_TOP] - 1
         depth = trail[top, 0]
         if top + 9 * piles >= stack.shape[0] or depth + 2 >= path.shape[0]:
-            return CHAIN_STACK_FULL
+            return STACK_FULL
         meta[H_TOP] = top
         _copy(x, stack[top])
         path[depth, 0], path[depth, 1] = trail[top, 1], trail[top, 2]
@@ -440,7 +439,7 @@ def _walk(
             _take_top(child, piles, ripe, t)
             _child_hash(x, child, piles, zk, parts, ripe, -1, h)
             if _push(child, True, nranks, table, stack, trail, path, meta, h, cargs, depth, ripe, FOUNDATION):
-                return CHAIN_WON
+                return WON
             continue
         lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
         empty = -1
@@ -471,7 +470,7 @@ def _walk(
                         child[3 * piles + s] += 1
                         _child_hash(x, child, piles, zk, parts, p, -1, h)
                         if _push(child, True, nranks, table, stack, trail, path, meta, h, cargs, depth, p, FOUNDATION):
-                            return CHAIN_WON
+                            return WON
                     continue
                 if lone_stays and n + k == 1:
                     continue
@@ -481,7 +480,7 @@ def _walk(
                         _put(child, piles, q, t, known)
                         _child_hash(x, child, piles, zk, parts, p, q, h)
                         if _push(child, k == 0, nranks, table, stack, trail, path, meta, h, cargs, depth, p, q):
-                            return CHAIN_WON
+                            return WON
                 lone_slot = n == 0 and k == 1  # into another empty pile: the same position (module text)
                 if empty >= 0 and not lone_slot and space_takes(t, nranks, empty_rule):
                     _copy(child, after)
@@ -489,8 +488,8 @@ def _walk(
                     _put(child, piles, empty, t, known)
                     _child_hash(x, child, piles, zk, parts, p, empty, h)
                     if _push(child, k == 0, nranks, table, stack, trail, path, meta, h, cargs, depth, p, empty):
-                        return CHAIN_WON
-    return CHAIN_LOST
+                        return WON
+    return LOST
 
 
 @njit(cache=True, inline="always")

@@ -1,6 +1,6 @@
 """Numba kernels of the beam search, the solver's second way to look for a win.
 
-The depth-first search (:mod:`solver._kernels`) is complete but can spend
+The depth-first search (:mod:`solver.kernels.dfs`) is complete but can spend
 minutes below one early wrong move.  A beam search goes breadth-first
 instead and keeps, at each depth, only the ``width`` most promising
 positions by a score; it often finds in a second the win a depth-first
@@ -18,11 +18,11 @@ Score (higher is better): four points per card up, minus four per card that
 lies above a lower card of its own suit in its pile (it must find a host
 before that card can go up), minus one per card above the card of its pile
 nearest to going up, minus two per card still where it was dealt (in its
-pile's prefix against the beam's root, :mod:`solver._capacity`).  Random low
+pile's prefix against the beam's root, :mod:`solver.kernels.capacity`).  Random low
 bits break ties, so two beams of the same width differ.
 
 Diversity: a level keeps at most ``PER_ABSTRACT`` positions of one abstract
-position (the prefix lengths and foundations of :mod:`solver._capacity`).
+position (the prefix lengths and foundations of :mod:`solver.kernels.capacity`).
 Without that, a level fills with one position's shuffles of moved cards
 among hosts of equal rank, which all score alike, and the beam cycles
 through them until it gives up.  Measured on 14 Good Measure deals whose wins
@@ -43,9 +43,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import _kernels as K
-from ._capacity import prefix_length
-from ._common import LOST_MARK, table_info, table_lookup
+from .capacity import prefix_length
+from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, META_SIZE
+from .position import apply_move, generate_moves, play_safe_moves, relaxed_dead, undo_move, undo_safe_moves
+from .table import LOST_MARK, table_info, table_lookup
 
 TIE_BITS = 10  # low bits of a candidate's key that break ties at random
 PER_ABSTRACT = 4  # positions a level keeps of one abstract position (module text)
@@ -141,7 +142,7 @@ def beam_level(
     return kept
 
 
-@njit(cache=True, _nrt=False)  # no reference counts: solver/_kernels.py, "No reference counting"
+@njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
 def _candidates(
     boards, heights, founds, in_play, keys, n, nranks, empty_rule, worry, zob, seen, dfs_table,
     cand_parent, cand_src, cand_dst, cand_key, cand_abstract, moves_src, moves_dst, scratch, meta, auto_src,
@@ -151,36 +152,36 @@ def _candidates(
     count = 0
     for e in range(n):
         board, hs, found = boards[e], heights[e], founds[e]
-        meta[K.M_IN_PLAY] = in_play[e]
+        meta[M_IN_PLAY] = in_play[e]
         # The position as its own origin: every card counts as dealt, since the beam ranks children itself.
-        m = K._generate(
+        m = generate_moves(
             board, hs, found, nranks, empty_rule, worry, moves_src, moves_dst, 0, scratch, 0, meta, board, hs
         )
         for i in range(m):
             src, dst = moves_src[i], moves_dst[i]
             here[0], here[1] = keys[e, 0], keys[e, 1]
-            meta[K.M_AUTO_TOP] = 0
-            card = K._apply(board, hs, found, zob, here, meta, src, dst)
-            autos = 0 if worry else K.play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card)
+            meta[M_AUTO_TOP] = 0
+            card = apply_move(board, hs, found, zob, here, meta, src, dst)
+            autos = 0 if worry else play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card)
             stats[B_NODES] += 1
-            if meta[K.M_IN_PLAY] == 0:
+            if meta[M_IN_PLAY] == 0:
                 stats[B_WON_PARENT], stats[B_WON_SRC], stats[B_WON_DST] = e, src, dst
-                K._undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
-                K._undo(board, hs, found, zob, here, meta, src, dst, card)
+                undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
+                undo_move(board, hs, found, zob, here, meta, src, dst, card)
                 return -1
             fresh = not _seen(seen, here[0])
             if fresh:
                 slot = table_lookup(dfs_table, here[0], here[1])
                 fresh = slot < 0 or table_info(dfs_table, slot) != LOST_MARK
             room = count < cand_key.shape[0]
-            if fresh and room and not K.relaxed_dead(board, hs, found, nranks, empty_rule, worry, scratch):
+            if fresh and room and not relaxed_dead(board, hs, found, nranks, empty_rule, worry, scratch):
                 dealt, cand_abstract[count] = dealt_cards(board, hs, found, origin, origin_heights)
                 cand_parent[count], cand_src[count], cand_dst[count] = e, src, dst
                 tie = np.random.randint(0, 1 << TIE_BITS)
                 cand_key[count] = (np.int64(score(board, hs, found, dealt, lowest)) << TIE_BITS) + tie
                 count += 1
-            K._undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
-            K._undo(board, hs, found, zob, here, meta, src, dst, card)
+            undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
+            undo_move(board, hs, found, zob, here, meta, src, dst, card)
     return count
 
 
@@ -225,32 +226,32 @@ def _keep(
     next_heights[slot] = heights[e]
     next_founds[slot] = founds[e]
     next_keys[slot] = keys[e]
-    meta[K.M_IN_PLAY] = in_play[e]
+    meta[M_IN_PLAY] = in_play[e]
     board, hs, found, here = next_boards[slot], next_heights[slot], next_founds[slot], next_keys[slot]
-    K._apply(board, hs, found, zob, here, meta, src, dst)
+    apply_move(board, hs, found, zob, here, meta, src, dst)
     if not worry:
-        meta[K.M_AUTO_TOP] = 0
-        K.play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card)
-    next_in_play[slot] = meta[K.M_IN_PLAY]
+        meta[M_AUTO_TOP] = 0
+        play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card)
+    next_in_play[slot] = meta[M_IN_PLAY]
 
 
 @njit(cache=True)
 def replay(board, heights, found, in_play, worry, zob, line_src, line_dst, out_src, out_dst):
     """Play a line of the beam's moves from the root, writing each move and then the safe moves it
     lets through (``out_dst`` -1: to a foundation); returns how many moves were written."""
-    meta = np.zeros(K.META_SIZE, dtype=np.int64)
-    meta[K.M_IN_PLAY] = in_play
+    meta = np.zeros(META_SIZE, dtype=np.int64)
+    meta[M_IN_PLAY] = in_play
     keys = np.zeros(2, dtype=np.uint64)
     auto_src = np.zeros(64, dtype=np.int16)
     auto_card = np.zeros(64, dtype=np.int16)
     n = 0
     for i in range(line_src.shape[0]):
-        K._apply(board, heights, found, zob, keys, meta, line_src[i], line_dst[i])
+        apply_move(board, heights, found, zob, keys, meta, line_src[i], line_dst[i])
         out_src[n], out_dst[n] = line_src[i], line_dst[i]
         n += 1
-        meta[K.M_AUTO_TOP] = 0
-        autos = 0 if worry else K.play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
+        meta[M_AUTO_TOP] = 0
+        autos = 0 if worry else play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
         for a in range(autos):
-            out_src[n], out_dst[n] = auto_src[a], K.FOUNDATION
+            out_src[n], out_dst[n] = auto_src[a], FOUNDATION
             n += 1
     return n

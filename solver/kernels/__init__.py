@@ -1,0 +1,33 @@
+"""The numba layer: jitted kernels over plain arrays and scalars, no Python objects.
+
+Private to the package: :mod:`solver.search` drives them.  One room per concern:
+
+- :mod:`.codes`: the numbers kernels and drivers agree on (rules, moves, statuses, ``meta``);
+- :mod:`.table`: the open-addressing transposition table, its growth and forgetting;
+- :mod:`.position`: hash, moves made and undone, safe moves, move generation, the first dead test;
+- :mod:`.dfs`: the depth-first search with Tarjan's lost marks;
+- :mod:`.capacity`: the capacity relaxation, a second dead test, and the root's test to the end;
+- :mod:`.suitblind`: the walks of the suit-blind relaxation (and of the real game);
+- :mod:`.beam`: the beam search, a win-finder;
+- :mod:`.cache`: numba's cache of compiled kernels, kept apart for each version of this folder.
+
+Each pruning rule is proved in the text of the module that applies it.
+
+No reference counting (``_nrt=False``)
+    Numba counts references to every array with atomic instructions: at
+    each view (``a[i]`` of a 2-D array, a slice), each array bound to a
+    new name (every argument of a function it inlines) and its end of
+    life.  In the search loops its pruning left most of them, and they
+    took 40-45% of the time (``perf`` on Good Measure 462's suit-blind
+    walk and on 560's depth-first search).  The hot loops (``search``
+    in :mod:`.dfs`, ``capacity_search``, the beam's level, the walk) are compiled
+    with numba's ``_nrt=False``: no counts at all.  Such a kernel may not
+    allocate, so its callers hand it every array it needs; the arrays it
+    sees are the caller's and outlive the call, so nothing is freed early.
+    Nothing else changes: the same moves in the same order, the same
+    positions met.
+"""
+
+from .cache import use_versioned_cache
+
+use_versioned_cache()  # before any kernel module is compiled or loaded (see cache.py)

@@ -1,0 +1,21 @@
+"""The public solving API over the kernels: ``solve()``, its budget, schedule and result.
+
+One room per concern:
+
+- :mod:`.solve`: ``solve()`` and ``warm_up()``, which share the budget between the drivers;
+- :mod:`.schedule`: the tuning, one frozen value;
+- :mod:`.result`: the budget, the result and its record, progress reports;
+- :mod:`.arrays`: rules and positions as the kernels read them, kernel moves as engine moves;
+- :mod:`.memory`: hash tables in huge pages, doubled a stretch at a time;
+- one driver per kernel: :mod:`.dfs`, :mod:`.beam`, :mod:`.roottest`, :mod:`.walks`;
+- :mod:`.shorten`: the detours cut out of a winning line.
+"""
+
+from .result import LOST, UNKNOWN, WON, Budget, Progress, SolveResult
+from .schedule import Schedule
+from .solve import UnsupportedRulesError, check_supported, solve, warm_up
+
+__all__ = [
+    "LOST", "UNKNOWN", "WON", "Budget", "Progress", "Schedule", "SolveResult", "UnsupportedRulesError",
+    "check_supported", "solve", "warm_up",
+]  # fmt: skip

@@ -1,0 +1,137 @@
+"""The driver of the beam search (:mod:`solver.kernels.beam`): two levels of positions, the
+candidates, the lossy set of positions met, and the record of each level to walk a win back up."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..game.board import Board
+from ..game.engine import Move
+from ..game.rules import Rules
+from ..kernels import beam as kernel
+from ..kernels.codes import M_IN_PLAY, MAX_MOVES_PER_NODE, META_SIZE
+from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash
+from .arrays import ZOBRIST, engine_move, kernel_rules, state_arrays
+from .schedule import Schedule
+
+
+class Beam:
+    """The arrays of one beam search: two levels, the candidates, the lossy set."""
+
+    def __init__(
+        self, root: tuple[np.ndarray, np.ndarray, np.ndarray], in_play: int, rules: Rules, width: int, branching: int
+    ):
+        board, heights, found = root
+        self.kr, self.width = kernel_rules(rules), width
+        self.origin, self.origin_heights = board.copy(), heights.copy()  # where cards were dealt, for the score
+        self.boards = np.zeros((2, width, *board.shape), dtype=board.dtype)
+        self.heights = np.zeros((2, width, heights.size), dtype=heights.dtype)
+        self.founds = np.zeros((2, width, 4), dtype=found.dtype)
+        self.in_play = np.zeros((2, width), dtype=np.int64)
+        self.keys = np.zeros((2, width, 2), dtype=np.uint64)
+        self.boards[0, 0], self.heights[0, 0], self.founds[0, 0] = root
+        self.in_play[0, 0] = in_play
+        self.keys[0, 0] = position_hash(board, heights, ZOBRIST)
+        room = width * branching
+        self.cand_parent, self.cand_key = np.zeros(room, dtype=np.int32), np.zeros(room, dtype=np.int64)
+        self.cand_src, self.cand_dst = np.zeros(room, dtype=np.int16), np.zeros(room, dtype=np.int16)
+        self.cand_abstract, self.chosen = np.zeros(room, dtype=np.uint64), np.zeros(width, dtype=np.int64)
+        slots = 1 << (2 * width - 1).bit_length()  # at most half full: few kept positions share a slot
+        self.abstract_slots, self.abstract_counts = np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.int32)
+        self.seen = np.zeros(seen_slots(width, branching), dtype=np.uint64)
+        self.moves = (np.zeros(MAX_MOVES_PER_NODE, dtype=np.int16), np.zeros(MAX_MOVES_PER_NODE, dtype=np.int16))
+        self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int32)
+        self.meta = np.zeros(META_SIZE, dtype=np.int64)
+        self.autos = (np.zeros(64, dtype=np.int16), np.zeros(64, dtype=np.int16))
+        self.stats = np.zeros(kernel.STATS_SIZE, dtype=np.int64)
+        self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # how each level's positions were reached
+
+    def expand(self, n: int, dfs_table: np.ndarray) -> int:
+        """Expand level ``len(levels)`` (``n`` positions) into the next; its size, or -1 on a win."""
+        cur = len(self.levels) % 2
+        nxt = 1 - cur
+        record = (np.zeros(self.width, dtype=np.int32), *(np.zeros(self.width, dtype=np.int16) for _ in "sd"))
+        n = kernel.beam_level(
+            self.boards[cur], self.heights[cur], self.founds[cur], self.in_play[cur], self.keys[cur], n,
+            self.boards[nxt], self.heights[nxt], self.founds[nxt], self.in_play[nxt], self.keys[nxt], *record,
+            self.kr.ranks, self.kr.empty, self.kr.worry, ZOBRIST,
+            self.seen, dfs_table, self.cand_parent, self.cand_src, self.cand_dst, self.cand_key, self.cand_abstract,
+            self.chosen, self.abstract_slots, self.abstract_counts, *self.moves, self.scratch, self.meta, *self.autos,
+            self.stats, self.origin, self.origin_heights,
+        )  # fmt: skip
+        if n >= 0:
+            self.levels.append(record)
+        return n
+
+    def winning_line(self) -> tuple[np.ndarray, np.ndarray]:
+        """After a win: the moves from the root to it, found by walking the parents back up."""
+        line = [(self.stats[kernel.B_WON_SRC], self.stats[kernel.B_WON_DST])]
+        e = self.stats[kernel.B_WON_PARENT]
+        for parent, src, dst in reversed(self.levels):
+            line.append((src[e], dst[e]))
+            e = parent[e]
+        line.reverse()
+        return np.array([m[0] for m in line], dtype=np.int16), np.array([m[1] for m in line], dtype=np.int16)
+
+
+def seen_slots(width: int, branching: int) -> int:
+    """Room in the lossy set of positions met for about four levels' candidates."""
+    return 1 << (4 * width * branching - 1).bit_length()
+
+
+def beam_bytes(board: np.ndarray, cards: int, width: int, schedule: Schedule) -> int:
+    """Memory of a beam of this width over ``board``'s arrays, with the record of its levels."""
+    branching = schedule.beam_branching
+    per_position = 2 * (2 * board.size + 4 * board.shape[0] + 16 + 8 + 16)  # two levels
+    per_candidate = 4 + 2 + 2 + 8 + 8 + 1  # parent, move, key, abstract key, and a byte of the sort's mask
+    choosing = 8 + 4 * 12 + 4 * 8 * kernel.RANKED  # the kept, the abstract counts, the sort's arrays
+    levels = 8 * schedule.beam_levels_per_card * cards
+    per_width = per_position + per_candidate * branching + choosing + levels
+    return width * per_width + 8 * seen_slots(width, branching)
+
+
+def beam_root(board: Board, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int, list[Move]]:
+    """Where beams start: the deal after its safe moves, as state arrays; the cards in play; those moves."""
+    piles, heights, found = state_arrays(board, rules)
+    meta = np.zeros(META_SIZE, dtype=np.int64)
+    meta[M_IN_PLAY] = board.cards_in_play()
+    keys = position_hash(piles, heights, ZOBRIST)
+    auto_src, auto_card = np.zeros(64, dtype=np.int16), np.zeros(64, dtype=np.int16)
+    autos = 0
+    if not rules.worrying_back:
+        autos = play_safe_moves(piles, heights, found, ZOBRIST, keys, meta, auto_src, auto_card)
+    return (piles, heights, found), int(meta[M_IN_PLAY]), [Move(int(p)) for p in auto_src[:autos]]
+
+
+def beam_search(
+    board: Board,
+    rules: Rules,
+    width: int,
+    deadline: float | None,
+    dfs_table: np.ndarray,
+    schedule: Schedule | None = None,
+) -> tuple[list[Move] | None, int]:
+    """Look for a win with a beam of ``width`` positions a level; returns the winning line (or None)
+    and the positions generated.  It never proves a loss (see :mod:`solver.kernels.beam`)."""
+    schedule = schedule or Schedule()
+    (piles, heights, found), in_play, root_moves = beam_root(board, rules)
+    if in_play == 0:
+        return root_moves, 0
+    beam = Beam((piles, heights, found), in_play, rules, width, schedule.beam_branching)
+    n = 1
+    while n > 0 and len(beam.levels) < schedule.beam_levels_per_card * board.cards_in_play():
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        n = beam.expand(n, dfs_table)
+    generated = int(beam.stats[kernel.B_NODES])
+    if n >= 0:
+        return None, generated
+    line_src, line_dst = beam.winning_line()
+    out_src = np.zeros(line_src.size + 64, dtype=np.int16)  # each move, and at most 52 safe moves in all
+    out_dst = np.zeros(line_src.size + 64, dtype=np.int16)
+    count = kernel.replay(
+        piles, heights, found, in_play, rules.worrying_back, ZOBRIST, line_src, line_dst, out_src, out_dst
+    )
+    return root_moves + [engine_move(out_src[i], out_dst[i]) for i in range(count)], generated

@@ -1,0 +1,81 @@
+"""What a solve is given and what it answers: the budget, the result and its record, progress reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..game.engine import Move
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+
+# Which search decided a deal (SolveResult.found_by).
+DEPTH_FIRST = "depth-first"  # a win on the depth-first path, or every reachable position searched
+BEAM = "beam"  # a win found by a beam search (solver/kernels/beam.py)
+WALK = "walk"  # a win found by the walk of the real game (solver/kernels/suitblind.py)
+SUIT_BLIND = "suit-blind"  # a loss: a walk's relaxed game cannot be won (solver/kernels/suitblind.py)
+CAPACITY = "capacity"  # a loss: the root's capacity test (solver/kernels/capacity.py)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one solve: wall seconds, bytes for the tables and stacks, positions searched."""
+
+    seconds: float | None = 10.0
+    memory: int = 2 << 30
+    states: int | None = None
+
+
+@dataclass
+class SolveResult:
+    verdict: str
+    moves: list[Move] = field(default_factory=list)
+    found_by: str = ""  # which search decided (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY); "" if unknown
+    states: int = 0
+    seconds: float = 0.0
+    reason: str = ""  # why an `unknown`: "time", "memory" or "states"
+    memory: int = 0  # the most bytes the tables and stacks held at once
+    raw_length: int = 0  # moves in the search's own path, before shortening
+    dead_ends: int = 0  # positions a relaxation proved lost
+    capacity_dead_ends: int = 0  # ... of them, by the capacity relaxation (solver/kernels/capacity.py)
+    lone_prunes: int = 0  # lone cards the lone-card rule kept from a host (summed over positions)
+    restarts: int = 0  # runs cut short for another in a new move order (lost marks kept)
+    evictions: int = 0  # times the table, full at its largest, forgot half its lost marks
+    beams: int = 0  # beam searches run between depth-first runs
+    chain_positions: int = 0  # positions of the suit-blind games expanded (solver/kernels/suitblind.py)
+    chain_named: int = 0  # ... lowest ranks named in the last of them (all: the real game)
+    chain_named_high: int = 0  # ... and highest ranks
+    root_test_positions: int = 0  # abstract positions the root's capacity test searched
+
+    def hold(self, memory: int) -> None:
+        """Note that the searches held ``memory`` bytes at once."""
+        self.memory = max(self.memory, memory)
+
+    def record(self) -> dict:
+        """The fields of a batch record or a ``--json`` answer that say what the solve found."""
+        return {
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "found_by": self.found_by,
+            "states": self.states,
+            "seconds": round(self.seconds, 4),
+            "moves": len(self.moves),
+            "raw_moves": self.raw_length,
+            "memory_mib": round(self.memory / 2**20, 1),
+            "beams": self.beams,
+            "evictions": self.evictions,
+            "chain_positions": self.chain_positions,
+            "chain_named": self.chain_named,
+            "chain_named_high": self.chain_named_high,
+            "root_test_positions": self.root_test_positions,
+        }
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a solve under way stands, for a report to the person waiting on it."""
+
+    seconds: float
+    states: int  # positions searched so far, every depth-first run counted
+    walked: int  # positions of the relaxed games walked (solver/kernels/suitblind.py)
+    memory: int  # bytes held by the tables and stacks (the walks' included)
+    runs: int  # depth-first runs begun (restarts + 1)

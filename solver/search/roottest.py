@@ -1,0 +1,81 @@
+"""The driver of the root's capacity test searched to the end (:mod:`solver.kernels.capacity`)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..kernels import capacity as C
+from ..kernels.codes import LOST, UNDECIDED
+from ..kernels.table import TABLE_MAX_LOAD
+from .arrays import CAPACITY_KEYS
+from .dfs import DepthFirst
+from .memory import doubled, doubling_overhead, table_zeros
+
+
+class RootTest:
+    """The capacity test of the search's root searched to the end, in slices between depth-first runs,
+    with its own table, in the walks' share of the time and memory: it runs before them and lets its
+    table go when it ends.
+
+    The search tests every position with at most ``Schedule.capacity_nodes`` abstract positions; some
+    deals need far more at the root alone (Baker's Dozen 417: 3.3 million, 16 s), and then the abstract
+    game, which has no cycles and forgets where moved cards lie, is the cheaper proof: the search of
+    the real game had not ended after 573 million positions.  Most deals' abstract games are won
+    within milliseconds, which ends this test with nothing learned."""
+
+    def __init__(self, run: DepthFirst, memory: int):
+        self.memory, self.schedule = memory, run.schedule
+        self.table = table_zeros(2 * self.schedule.root_test_first_slots)
+        self.cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
+        self.cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
+        self.ckeys = np.zeros(2, dtype=np.uint64)
+        self.status, self.seconds = UNDECIDED, 0.0
+        self.peak = self.table.nbytes  # its table's largest size (it lets the table go when it ends)
+        self.gave_up = run.capacity_limit() == 0  # capacity tests off (worrying back, or the schedule's)
+
+    def open(self) -> bool:
+        """Whether searching on may still decide something."""
+        return self.status == UNDECIDED and not self.gave_up
+
+    def lost(self) -> bool:
+        return self.status == LOST
+
+    def positions(self) -> int:
+        return int(self.cmeta[C.C_NODES])
+
+    def bytes(self) -> int:
+        return self.table.nbytes
+
+    def _room(self) -> bool:
+        """Grow the table when the next slice might overfill it; False when that would pass ``memory``."""
+        slots = self.table.size // 2
+        if self.cmeta[C.C_COUNT] + self.schedule.root_test_slice + 2 <= TABLE_MAX_LOAD * slots:
+            return True
+        if 2 * self.table.nbytes + doubling_overhead(self.table, self.schedule.stretch_slots) > self.memory:
+            return False
+        self.table = doubled(self.table, self.schedule.stretch_slots)
+        self.peak = self.table.nbytes
+        return True
+
+    def advance(self, run: DepthFirst, seconds: float) -> None:
+        """Search on for about ``seconds``; each slice starts again from the root, through the verdicts
+        the table holds, so it goes on where the last one stopped.  Walking back down to there counts
+        the undecided positions on the way (at most ``CAP_DEPTH``), so a slice must be longer."""
+        assert self.schedule.root_test_slice > C.CAP_DEPTH
+        began = time.perf_counter()
+        ranks, empty, _ = run.kr
+        while self.open() and time.perf_counter() - began < seconds:
+            if not self._room():
+                self.gave_up = True  # the deal is left to the other searches
+                break
+            C.abstract(run.origin, run.origin_heights, run.origin_found, run.origin, run.origin_heights,
+                       self.cap, CAPACITY_KEYS, self.ckeys)  # fmt: skip
+            self.status = C.capacity_search(
+                run.origin, run.where, ranks, empty, self.cap, CAPACITY_KEYS, self.ckeys, self.table, self.cmeta,
+                self.schedule.root_test_slice,
+            )  # fmt: skip
+        self.seconds += time.perf_counter() - began
+        if not self.open():
+            self.table = np.zeros(0, dtype=np.uint64)  # done: let the memory go

@@ -1,0 +1,93 @@
+"""The solver's tuning, as one value: how ``solve()`` shares its budget between its searches.
+
+No field changes which verdict a solve reaches, only how fast (every
+search it schedules is complete, a win-finder whose lines are replayed, or
+a relaxation whose loss is proved): the tests pass small schedules to make
+restarts, beams, walks and the root's test happen on small deals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .memory import STRETCH_SLOTS
+
+RUN_GROWTHS = ("luby", "double", "fixed")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    # Depth-first runs (solver/search/dfs.py).
+    run_nodes: int = 1 << 12  # new positions of the first run before a restart; see runs()
+    run_growth: str = "luby"  # how later runs grow: "luby", "double" or "fixed" (see runs())
+    max_noise: int = 3  # how far a restart may perturb the move order
+    chunk_nodes: int = 1 << 16  # at most this many new positions between two looks at the clock
+    chunk_work: int = 1 << 17  # ... and at most this many moves tried
+    first_table_slots: int = 1 << 18
+    stretch_slots: int = STRETCH_SLOTS  # a table doubles this many slots at a time (solver/search/memory.py)
+    grow_table: bool = True  # False: a full table forgets half its lost marks instead of growing
+    # The capacity test of each position (solver/kernels/capacity.py); 0 nodes: no test.
+    capacity_nodes: int = 1 << 18  # abstract positions one test may search before it gives up
+    capacity_first_slots: int = 1 << 17  # its cache of verdicts, which grows to 1/32 of the memory
+    capacity_head_start: int = 1 << 12  # abstract positions the tests may search before the search has any
+    # Beams (solver/search/beam.py): see beam_due().
+    beam_first_after: int = 1 << 16  # depth-first positions before the first beam
+    beam_first_width: int = 1000  # ... whose width then grows from beam to beam
+    beam_growth: int = 4  # ... by this factor, as does the depth-first work between beams
+    beam_branching: int = 64  # room for this many candidates per kept position
+    beam_levels_per_card: int = 2  # a beam gives up after this many levels per card in play (wins need ~1.5)
+    # The searches beside the depth-first runs: the root's capacity test, then the walks.
+    walks_after: int = 1 << 16  # depth-first positions before they begin
+    walks_memory: float = 0.4  # ... the share of the memory budget they hold (2 GiB: room for 14M positions)
+    root_test_share: float = 2 / 3  # the share of the time the root's test may take, until it ends
+    root_test_first_slots: int = 1 << 16
+    root_test_slice: int = 1 << 13  # abstract positions between two looks at the clock (~40 ms)
+    walks_share: float = 0.5  # the share of the time the walks may take, until they end
+    walk_first_slots: int = 1 << 16
+    walk_chunk: int = 1 << 13  # positions between two looks at the clock
+    walk_chunk_work: int = 1 << 13  # ... and abstract positions its capacity tests search (together ~50 ms)
+    walk_capacity_nodes: int = 1 << 14  # abstract positions one of its capacity tests may search
+    # The games walked before the real game (solver/kernels/suitblind.py): how many of the lowest and of
+    # the highest ranks each names.  Cheap games first: most deals the walks decide are lost by the first.
+    walk_games: tuple[tuple[int, int], ...] = ((0, 0), (5, 0), (0, 5))
+
+    def __post_init__(self) -> None:
+        if self.run_growth not in RUN_GROWTHS:
+            raise ValueError(f"run_growth {self.run_growth!r}: one of {', '.join(RUN_GROWTHS)}")
+
+    def run_cap(self, restarts: int) -> int:
+        """New positions the run after ``restarts`` restarts may search before the next restart.
+
+        Luby's schedule by default: many short runs in different move orders,
+        with a long one now and then.  Short runs cost a proof little, since
+        every run keeps what earlier runs proved lost."""
+        if self.run_growth == "double":
+            return self.run_nodes << restarts
+        if self.run_growth == "fixed":
+            return self.run_nodes
+        return self.run_nodes * luby(restarts + 1)
+
+    def beam_due(self, beams: int) -> int:
+        """Depth-first positions searched before beam number ``beams`` (from 0) runs.
+
+        Beam k is ``beam_first_width * 4**k`` wide and comes after
+        ``beam_first_after * 4**k`` depth-first positions: both grow at the same
+        pace and the beams take about 40% of the time.  Wide beams are what find
+        the last wins (a 64,000-wide beam won 5 of 25 deals the rest left), and a
+        beam 4 times wider rather than twice costs fewer, larger steps.  The first
+        beam waits until the depth-first search has had a fair chance, so the many
+        deals it decides in milliseconds never pay for one."""
+        return self.beam_first_after * self.beam_growth**beams
+
+    def beam_width(self, beams: int) -> int:
+        """The width of beam number ``beams`` (from 0), memory allowing."""
+        return self.beam_first_width * self.beam_growth**beams
+
+
+def luby(i: int) -> int:
+    """Term i (from 1) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1

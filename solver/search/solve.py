@@ -1,0 +1,298 @@
+"""``solve()``: a board and its rules in, a verdict and a move list out.
+
+It shares one budget between the drivers of :mod:`solver.search`:
+restarted depth-first runs (:mod:`.dfs`), beams (:mod:`.beam`), the root's
+capacity test (:mod:`.roottest`) and the walks (:mod:`.walks`), as the
+:class:`~.schedule.Schedule` says; each winning line is shortened
+(:mod:`.shorten`) and replayed by the reference engine before it is
+reported.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from ..game.board import Board
+from ..game.engine import Move, is_solution
+from ..game.rules import GAMES, Rules, unsupported
+from ..kernels import capacity, codes
+from ..kernels import dfs as dfs_kernel
+from ..kernels.codes import LOST as K_LOST
+from ..kernels.codes import WON as K_WON
+from ..kernels.table import forget_open, open_keys, repoint, table_copy, table_evict
+from .beam import beam_bytes, beam_search
+from .dfs import DepthFirst
+from .memory import doubled
+from .result import BEAM, CAPACITY, DEPTH_FIRST, LOST, SUIT_BLIND, UNKNOWN, WALK, WON, Budget, Progress, SolveResult
+from .roottest import RootTest
+from .schedule import Schedule
+from .shorten import shorten
+from .walks import Walks
+
+
+class UnsupportedRulesError(ValueError):
+    """Rules outside what the kernel's pruning has been proved for."""
+
+
+def check_supported(rules: Rules) -> None:
+    """The premises of the proofs in :mod:`solver.kernels`; refuse anything else."""
+    problem = unsupported(rules)
+    if problem:
+        raise UnsupportedRulesError(f"{rules.title}: {problem}")
+
+
+class _Beside:
+    """The searches beside the depth-first runs: the root's capacity test, then the walks; each takes
+    a share of the time since they began, and they hold ``memory`` between them."""
+
+    def __init__(self, run: DepthFirst, memory: int):
+        self.schedule = run.schedule
+        self.walks = Walks(run, memory)
+        self.root_test = RootTest(run, memory - self.walks.bytes())  # done before the walks need more
+
+    def bytes(self) -> int:
+        return self.walks.bytes() + self.root_test.bytes()
+
+    def take_turn(self, run: DepthFirst, deadline: float | None) -> None:
+        """Run for the time owed: a share of the time since they began, this turn included.  The root's
+        capacity test takes it first, until it ends (most deals' within milliseconds, Baker's Dozen
+        417's after 16 s), with a larger share, then the walks."""
+        walks, root_test = self.walks, self.root_test
+        now = time.perf_counter()
+        share = self.schedule.root_test_share if root_test.open() else self.schedule.walks_share
+        owed = (share * (now - walks.began) - walks.seconds - root_test.seconds) / (1 - share)
+        if deadline is not None:
+            owed = min(owed, deadline - now)
+        if owed <= 0:
+            return
+        if root_test.open():
+            root_test.advance(run, owed)
+        elif walks.open():
+            walks.advance(run, owed)
+
+
+def _root_test_lost(
+    board: Board, rules: Rules, budget: Budget, schedule: Schedule, deadline: float | None, result: SolveResult
+) -> bool:
+    """``one_run``'s first step: the root's capacity test to the end, or to the deadline, with the whole
+    memory (it lets it go before the depth-first run begins); whether it proved the deal lost."""
+    probe = DepthFirst(board, rules, budget, schedule)
+    if probe.start():
+        return False
+    test = RootTest(probe, budget.memory - probe.bytes())
+    test.advance(probe, math.inf if deadline is None else deadline - time.perf_counter())
+    result.root_test_positions = test.positions()
+    result.hold(probe.bytes() + test.peak)
+    return test.lost()
+
+
+def _run_beam(
+    board: Board, result: SolveResult, run: DepthFirst, budget: Budget, deadline: float | None, held: int
+) -> list[Move] | None:
+    """The next beam of the schedule, as wide as the memory left allows (``held``: bytes the searches
+    beside the depth-first runs hold); its winning line or None."""
+    schedule = run.schedule
+
+    def bytes_needed(width: int) -> int:
+        return beam_bytes(run.board, board.cards_in_play(), width, schedule)
+
+    width = schedule.beam_width(result.beams)
+    room = budget.memory - run.bytes() - held
+    while width > schedule.beam_first_width and bytes_needed(width) > room:
+        width //= 2
+    result.beams += 1
+    if bytes_needed(width) > room:
+        return None
+    result.hold(run.bytes() + bytes_needed(width))
+    path, _ = beam_search(board, run.rules, width, deadline, run.table, schedule)
+    return path
+
+
+def _count_run(result: SolveResult, run: DepthFirst) -> None:
+    """Add a finished depth-first run's counters to the result's."""
+    result.states += run.positions()
+    result.dead_ends += int(run.meta[codes.M_DEAD])
+    result.lone_prunes += int(run.meta[codes.M_LONE])
+    result.capacity_dead_ends = int(run.cmeta[capacity.C_DEAD])  # counted across runs
+    result.evictions = run.evictions
+
+
+def solve(
+    board: Board,
+    rules: Rules,
+    budget: Budget | None = None,
+    *,
+    schedule: Schedule | None = None,
+    shorten_moves: bool = True,
+    one_run: bool = False,
+    report: Callable[[Progress], None] | None = None,
+    report_every: float = 10.0,
+) -> SolveResult:
+    """Decide whether ``board`` can be won under ``rules``.
+
+    A ``won`` result carries a move list that the reference engine has
+    replayed to a full foundation; ``lost`` means the whole reachable space
+    was searched, or a relaxed game of the deal cannot be won; ``unknown``
+    means a budget ran out first (``reason`` says which).  ``found_by``
+    says which search decided.
+
+    The search restarts in a perturbed move order each time a run uses up
+    its position budget (``Schedule.run_cap``), because a depth-first search
+    that goes wrong early can spend a long time below that move while
+    another order finds a win at once.  Each run is a complete search that
+    skips only positions proved lost, so the first one that finishes gives
+    the verdict: restarts change how fast a verdict comes, never which.
+
+    Once a deal has resisted a while, beam searches of growing width run
+    between the runs (``Schedule.beam_due``).  A beam finds wins only, each
+    replayed like any other, so it too changes how fast a verdict comes,
+    never which.  From then on too, first, the capacity test of the root
+    (:mod:`solver.kernels.capacity`) is searched to the end in slices that
+    take two thirds of the time until it ends: when its abstract game cannot
+    be won, neither can the deal.  Then the game is walked with the suits of
+    moved cards forgotten (:mod:`solver.kernels.suitblind`), in slices that
+    take half the time until it ends: when that game cannot be won, neither
+    can the deal.  When it can, the walk goes on with the suits of the five
+    lowest ranks kept, then of the five highest, then with every suit kept
+    -- the real game, whose win is a winning line, replayed like any other.
+    They hold their own share of the memory, ``Schedule.walks_memory``.
+
+    ``one_run``: a single depth-first run to the end, with no restarts,
+    beams or walks, and the whole memory for its table, after the root's
+    capacity test to the end (Baker's Dozen 417: lost in 16 s, where the
+    depth-first search had not ended after 573M positions).  It finds wins
+    later, but loses no time to restarts or to walks that would need more
+    memory than their share: given hours and many GiB, it settles deals
+    that the default leaves unknown (Good Measure 560: lost after 351M
+    positions, 31 min, 8 GiB used).
+
+    ``schedule``: the tuning (:class:`~solver.search.schedule.Schedule`);
+    it changes how fast a verdict comes, never which.
+
+    ``report``: called with a :class:`Progress` every ``report_every``
+    seconds of depth-first search (not inside a beam, which may run for
+    minutes at the largest widths).
+    """
+    check_supported(rules)
+    budget = budget or Budget()
+    schedule = schedule or Schedule()
+    board.validate(rules)
+    began = time.perf_counter()
+    deadline = None if budget.seconds is None else began + budget.seconds
+    result = SolveResult(UNKNOWN)
+    walk = not rules.worrying_back  # the relaxations' proofs assume cards never come back
+    beside_memory = int(budget.memory * schedule.walks_memory) if walk and not one_run else 0
+    search_budget = replace(budget, memory=budget.memory - beside_memory)
+    run = beside = None
+    path = None
+    next_report = began + report_every
+
+    def held() -> int:
+        """Bytes the searches beside the depth-first runs hold."""
+        return beside.bytes() if beside else 0
+
+    def tick(current: DepthFirst, counted: bool = False) -> None:
+        """Report if one is due; ``counted``: ``current``'s positions are in ``result.states`` already."""
+        nonlocal next_report
+        now = time.perf_counter()
+        if report is not None and now >= next_report:
+            next_report = now + report_every
+            states = result.states + (0 if counted else current.positions())
+            walked = beside.walks.expanded() if beside else 0
+            report(Progress(now - began, states, walked, current.bytes() + held(), result.restarts + 1))
+
+    if one_run and walk and _root_test_lost(board, rules, budget, schedule, deadline, result):
+        result.verdict, result.found_by = LOST, CAPACITY
+        result.seconds = time.perf_counter() - began
+        return result
+    status = reason = None
+    while True:
+        cap = None if one_run else schedule.run_cap(result.restarts)
+        if budget.states is not None and (cap is None or budget.states - result.states <= cap):
+            cap = budget.states - result.states
+        dfs_kernel.seed_random(result.restarts)
+        run = DepthFirst(board, rules, search_budget, schedule, min(result.restarts, schedule.max_noise), run)
+        status, reason = run.run(deadline, cap, tick)
+        _count_run(result, run)
+        result.hold(run.bytes() + held())
+        if status == K_WON:
+            path, result.found_by = run.winning_line(), DEPTH_FIRST
+            break
+        if status == K_LOST:
+            result.found_by = DEPTH_FIRST
+            break
+        final_states = budget.states is not None and result.states >= budget.states
+        if reason in ("time", "memory") or final_states or one_run:
+            break
+        if result.states >= schedule.beam_due(result.beams):
+            path = _run_beam(board, result, run, budget, deadline, held())
+            if path is not None:
+                status, result.found_by = K_WON, BEAM
+                break
+        tick(run, counted=True)  # after a beam, which may have run long
+        if walk and beside is None and result.states >= schedule.walks_after:
+            beside = _Beside(run, beside_memory)
+        if beside is not None:
+            root_test_turn = beside.root_test.open()  # then the walks do not grow this turn
+            beside.take_turn(run, deadline)
+            if root_test_turn:  # at its largest, though it may have ended and let its table go
+                result.hold(run.bytes() + beside.walks.bytes() + beside.root_test.peak)
+            result.root_test_positions = beside.root_test.positions()
+            if beside.root_test.lost():
+                status, result.found_by = K_LOST, CAPACITY
+                break
+            result.chain_positions = beside.walks.expanded()
+            result.chain_named, result.chain_named_high = beside.walks.named()
+            result.hold(run.bytes() + held())
+            if beside.walks.lost():
+                status, result.found_by = K_LOST, SUIT_BLIND
+                break
+            if beside.walks.won():
+                status, result.found_by = K_WON, WALK
+                path = beside.walks.winning_line(run)
+                break
+            tick(run, counted=True)
+        result.restarts += 1
+    if status == K_LOST:
+        result.verdict = LOST
+    elif status == K_WON:
+        result.raw_length = len(path)
+        moves = shorten(board, path, rules, deadline) if shorten_moves else path
+        if not is_solution(board, moves, rules):
+            raise AssertionError("the solver's winning line does not replay: this is a bug, please report it")
+        result.verdict, result.moves = WON, moves
+    else:
+        result.reason = reason
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+def warm_up() -> None:
+    """Compile (or load from cache) every kernel, so that no measured time includes it."""
+    # No clock anywhere: on a fresh cache, compiling the first kernels takes longer than any budget,
+    # and a deadline passed before the search begins would leave the search kernel for a deal to compile.
+    unlimited = Budget(seconds=None)
+    schedule = Schedule()
+    # A deal that needs a search, with capacity tests on the way (its root is neither won nor dead).
+    rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=3)
+    searched = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0))
+    solve(searched, rules, unlimited)
+    run = DepthFirst(searched, rules, unlimited, schedule)  # and the walks (solve() walks none so small)
+    run.start()
+    Walks(run, 1 << 24).advance(run, math.inf)
+    RootTest(run, 1 << 24).advance(run, math.inf)  # and its root's capacity test to the end
+    # A deal that needs one move, so that every beam kernel runs (solve() never beams a deal this small).
+    rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
+    one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
+    beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64), schedule)
+    table, scc = np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64)
+    repoint(table, scc, open_keys(table, scc, 0))
+    doubled(table)
+    table_evict(np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, 1)
+    forget_open(np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64), np.zeros(codes.META_SIZE, np.int64))
+    table_copy(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
