@@ -1,4 +1,4 @@
-"""The beam search (solver/_beam.py) only ever finds real wins, and solve() still agrees with the reference.
+"""The beam search (solver/kernels/beam.py) only ever finds real wins, and solve() still agrees with the reference.
 
 The beam proves nothing lost, so what can go wrong is a line that does not
 replay, a win claimed on a lost deal, or a schedule that changes a verdict.
@@ -8,10 +8,12 @@ import random
 
 import numpy as np
 import pytest
-from test_agreement import SIZES, check_agreement
+from corpus import deals
+from harness import check_agreement
+from naive import choose_plainly
 
 from solver.game.deals import deal, random_deal
-from solver.game.engine import is_solution, reference_search
+from solver.game.engine import is_solution
 from solver.game.rules import GAMES, with_worrying_back
 from solver.kernels import beam as B
 from solver.kernels import codes as K
@@ -25,17 +27,13 @@ NO_MARKS = np.zeros(1 << 10, dtype=np.uint64)  # a depth-first table that marks 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_beam_wins_replay_and_only_on_won_deals(game):
-    """Narrow beams on 300 reduced deals: each line found is a legal win of a deal the reference wins."""
-    rng = random.Random(f"beam-{game}")
+    """Narrow beams on 300 corpus deals: each line found is a legal win of a deal the reference wins."""
     counts = {"won": 0, "found": 0, "lost": 0}
-    for i in range(300):
-        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
-        board = random_deal(rules, rng)
-        line, generated = beam_search(board, rules, 4, None, NO_MARKS)
-        winnable = reference_search(board, rules) is not None
-        counts["won" if winnable else "lost"] += 1
+    for d in deals(f"small/{game}", 300):
+        line, generated = beam_search(d.board, d.rules, 4, None, NO_MARKS)
+        counts["won" if d.won else "lost"] += 1
         if line is not None:
-            assert winnable and is_solution(board, line, rules), board.to_text()
+            assert d.won and is_solution(d.board, line, d.rules), d.board.to_text()
             counts["found"] += 1
     # A beam of 4 is no complete search, but it finds nearly every small win (>= 98% when written).
     assert counts["lost"] >= 50 and counts["found"] >= 0.9 * counts["won"], counts
@@ -79,7 +77,7 @@ def test_beam_skips_positions_the_depth_first_search_proved_lost():
 def test_solve_with_early_beams_agrees_with_reference_search(game):
     """Beams after every few depth-first positions: verdicts unchanged, and some wins come from beams."""
     schedule = Schedule(run_nodes=4, beam_first_after=4, beam_first_width=2)
-    counts = check_agreement(game, 300, f"beams-{game}", schedule)
+    counts = check_agreement(deals(f"small/{game}", 300), schedule)
     assert counts[WON] >= 30 and counts[LOST] >= 30 and counts["by beam"] >= 10, counts
 
 
@@ -104,17 +102,6 @@ def test_deals_the_depth_first_search_decides_fast_run_no_beam():
     assert fast >= 15, fast
 
 
-def _choose_plainly(keys, abstract, width):
-    """What a level keeps, written plainly: best key first among the RANKED * width best, at most
-    PER_ABSTRACT of one abstract position, at most ``width``."""
-    ranked = sorted(range(len(keys)), key=lambda c: -keys[c])[: B.RANKED * width]
-    kept, per = [], {}
-    for c in ranked:
-        if len(kept) < width and per.get(abstract[c], 0) < B.PER_ABSTRACT:
-            per[abstract[c]] = per.get(abstract[c], 0) + 1
-            kept.append(c)
-    return kept
-
 
 @pytest.mark.parametrize("width", [1, 3, 8, 40])
 def test_a_level_keeps_the_best_few_of_each_abstract_position(width):
@@ -126,7 +113,7 @@ def test_a_level_keeps_the_best_few_of_each_abstract_position(width):
         abstract = rng.integers(0, min(slots, 1 + int(rng.integers(1, 3 * width + 2))), size=count).astype(np.uint64)
         chosen = np.zeros(width, dtype=np.int64)
         kept = B._choose(keys, abstract, count, chosen, np.zeros(slots, np.uint64), np.zeros(slots, np.int32))
-        assert list(chosen[:kept]) == _choose_plainly(list(keys), list(abstract), width)
+        assert list(chosen[:kept]) == choose_plainly(list(keys), list(abstract), width)
 
 
 def test_dealt_cards_count_the_prefixes_and_key_only_the_abstract_position():

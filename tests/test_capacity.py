@@ -1,4 +1,4 @@
-"""The capacity relaxation (solver/_capacity.py) against a plain model of it and against the reference search.
+"""The capacity relaxation (solver/kernels/capacity.py) against a plain model of it and against the reference search.
 
 The plain model seats the free cards by an explicit bipartite matching
 (where the kernel counts) and decides the abstract game by plain recursion;
@@ -10,178 +10,16 @@ import random
 
 import numpy as np
 import pytest
+from harness import kernel_dead, kernel_verdict, kernel_verdict_of
+from naive import WALK_SIZES as SIZES
+from naive import PlainModel, WalkReference, walk_positions
 
-from solver.game.board import Board
 from solver.game.deals import random_deal
-from solver.game.engine import apply_move, legal_moves, reference_search
-from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES
+from solver.game.rules import GAMES
 from solver.kernels import capacity as C
 from solver.kernels import codes as K
 from solver.kernels import position as P
 from solver.search.arrays import kernel_rules, state_arrays
-
-CZ = C.capacity_keys()
-SIZES = [(4, 3), (4, 4), (5, 3), (5, 4), (6, 4), (5, 5)]
-
-
-def rank(card: int) -> int:
-    return card // 4 + 1
-
-
-class PlainModel:
-    """The abstract game of the module text, for one origin, written for clarity."""
-
-    def __init__(self, origin: Board, rules, leaving_card_holds_nothing: bool = True):
-        self.origin, self.rules = origin.piles, rules
-        self.leaving_card_holds_nothing = leaving_card_holds_nothing  # False: the rule before it was added
-        self.place = {card: (p, i) for p, pile in enumerate(self.origin) for i, card in enumerate(pile)}
-        self.memo: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}  # every position decided
-
-    def winnable(self, prefix: tuple[int, ...], found: tuple[int, ...]) -> bool:
-        if (prefix, found) not in self.memo:
-            self.memo[prefix, found] = self._winnable(prefix, found)
-        return self.memo[prefix, found]
-
-    def abstract(self, board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        prefix = []
-        for pile, origin in zip(board.piles, self.origin, strict=True):
-            n = 0
-            while n < min(len(pile), len(origin)) and pile[n] == origin[n]:
-                n += 1
-            prefix.append(n)
-        return tuple(prefix), tuple(board.foundations)
-
-    def space_takes(self, r: int) -> bool:
-        rule = self.rules.empty_pile
-        return rule == EMPTY_ANY or (rule == EMPTY_KING and r == self.rules.ranks)
-
-    def fits(self, prefix, found, left=None) -> bool:
-        """Seat every free card by augmenting paths; ``left`` = (card, pile) that just left that pile's prefix
-        (seated neither where it came from nor, having just been a top card, under another card)."""
-        in_prefix = {card for p, n in enumerate(prefix) for card in self.origin[p][:n]}
-        free = [c for c in self.place if rank(c) > found[c % 4] and c not in in_prefix]
-        tops = {self.origin[p][n - 1]: p for p, n in enumerate(prefix) if n > 0}
-        seats = [("card", c) for c in free + list(tops)] + [("space", p) for p, n in enumerate(prefix) if n == 0]
-
-        def allowed(card, seat):
-            kind, what = seat
-            if left is not None and card == left[0]:
-                pile = left[1]
-                if kind == "space" and what == pile:
-                    return False
-                if kind == "card" and tops.get(what) == pile:
-                    return False
-            # It was a top card as it moved: it holds nothing.
-            if self.leaving_card_holds_nothing and left is not None and seat == ("card", left[0]):
-                return False
-            if kind == "space":
-                return self.space_takes(rank(card))
-            return rank(what) == rank(card) + 1
-
-        owner: dict = {}
-
-        def seat_card(card, seen) -> bool:
-            for seat in seats:
-                if seat not in seen and allowed(card, seat):
-                    seen.add(seat)
-                    if seat not in owner or seat_card(owner[seat], seen):
-                        owner[seat] = card
-                        return True
-            return False
-
-        return all(seat_card(card, set()) for card in free)
-
-    def _winnable(self, prefix, found) -> bool:
-        if min(found) == self.rules.ranks:
-            return True
-        for s in range(4):  # a free card up
-            card = found[s] * 4 + s
-            if found[s] < self.rules.ranks and card in self.place:
-                p, i = self.place[card]
-                raised = found[:s] + (found[s] + 1,) + found[s + 1 :]
-                if i >= prefix[p] and self.fits(prefix, raised) and self.winnable(prefix, raised):
-                    return True
-        for p, n in enumerate(prefix):
-            if n == 0:
-                continue
-            card = self.origin[p][n - 1]
-            shrunk = prefix[:p] + (n - 1,) + prefix[p + 1 :]
-            s = card % 4
-            if found[s] == rank(card) - 1:  # the prefix top up
-                raised = found[:s] + (found[s] + 1,) + found[s + 1 :]
-                if self.fits(shrunk, raised) and self.winnable(shrunk, raised):
-                    return True
-            if self.fits(shrunk, found, (card, p)) and self.winnable(shrunk, found):  # it leaves
-                return True
-        return False
-
-
-def decide(cap, ckeys, ob, oh, rules, table_words: int, node_limit: int) -> int:
-    """The kernel's verdict on the abstract position in ``cap`` / ``ckeys`` (origin ``ob``, ``oh``),
-    with a fresh table of ``table_words`` words."""
-    table = np.zeros(table_words, dtype=np.uint64)
-    cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-    where = C.origin_places(ob, oh)
-    empty = kernel_rules(rules).empty
-    return C.capacity_search(ob, where, rules.ranks, empty, cap, CZ, ckeys, table, cmeta, node_limit)
-
-
-def kernel_verdict(board: Board, origin: Board, rules, node_limit: int = 1 << 20) -> int:
-    """The kernel's verdict on the abstraction of ``board`` against ``origin``, with a fresh table."""
-    b, h, f = state_arrays(board, rules)
-    ob, oh, _ = state_arrays(origin, rules)
-    cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
-    ckeys = np.zeros(2, dtype=np.uint64)
-    C.abstract(b, h, f, ob, oh, cap, CZ, ckeys)
-    return decide(cap, ckeys, ob, oh, rules, 1 << 22, node_limit)
-
-
-def kernel_verdict_of(prefix, found, origin: Board, rules) -> int:
-    """The kernel's verdict on the abstract position given by its prefix lengths and foundations."""
-    ob, oh, _ = state_arrays(origin, rules)
-    cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
-    ckeys = np.zeros(2, dtype=np.uint64)
-    lengths, found = np.array(prefix, dtype=np.int32), np.array(found, dtype=np.int32)
-    C.abstract_prefixes(lengths, found, ob, rules.ranks, cap)
-    C._hash(lengths, found, CZ, ckeys)
-    return decide(cap, ckeys, ob, oh, rules, 1 << 17, 1 << 15)
-
-
-def walk_positions(rules, rng: random.Random, deals: int, steps: int = 25):
-    """(origin, position) pairs: each random deal, and positions a random walk from it meets."""
-    for _ in range(deals):
-        origin = random_deal(rules, rng)
-        board = origin
-        yield origin, board
-        for _ in range(rng.randint(1, steps)):
-            moves = legal_moves(board, rules)
-            if not moves:
-                break
-            board = apply_move(board, rng.choice(moves), rules)
-            yield origin, board
-
-
-class WalkReference:
-    """The reference search's verdict on positions met in order along random walks, searching no
-    more once a walk has met a lost position: a position reached from a lost one is lost too (a
-    win from it would extend to a win from the earlier one).  The search of one large lost deal
-    costs seconds, and a walk meets up to 26 of its positions."""
-
-    def __init__(self, rules):
-        self.rules, self.lost_walk = rules, None
-
-    def lost(self, origin: Board, board: Board) -> bool:
-        """Whether ``board``, met on the walk from ``origin`` after every position asked before, is lost."""
-        if self.lost_walk is origin:
-            return True
-        if reference_search(board, self.rules) is not None:
-            return False
-        self.lost_walk = origin
-        return True
-
-
-def kernel_dead(board: Board, origin: Board, rules) -> bool:
-    return kernel_verdict(board, origin, rules) == K.LOST
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -233,7 +71,7 @@ def test_kernel_decides_every_abstract_position_of_a_deal_as_the_plain_model(gam
 @pytest.mark.parametrize("game", list(GAMES))
 def test_dead_positions_are_lost(game):
     """Wherever the capacity test says dead, the reference search finds no win; it fires, also where
-    the relaxation of solver/_kernels.py does not."""
+    the relaxation of solver/kernels/position.py does not."""
     rng = random.Random(f"capacity-sound-{game}")
     scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
     dead = beyond_relaxation = 0

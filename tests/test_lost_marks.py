@@ -9,72 +9,17 @@ earlier run's marks -- must be one that cannot be won.
 """
 
 import random
-from collections import deque
 
-import numpy as np
 import pytest
+from harness import marked_lost, table_key
+from naive import winnable_by_key
 
-from solver.game.board import Board
 from solver.game.deals import random_deal
-from solver.game.engine import apply_move, legal_moves
-from solver.game.rules import GAMES, Rules
+from solver.game.rules import GAMES
 from solver.kernels import codes as K
 from solver.kernels import dfs as D
-from solver.kernels import position as P
-from solver.kernels.table import INFO_BITS, KEY_HIGH, LOST_MARK
 from solver.search import LOST, Budget, Schedule, solve
-from solver.search.arrays import ZOBRIST, state_arrays
 from solver.search.dfs import DepthFirst
-
-
-def table_key(board: Board, rules: Rules) -> tuple[int, int]:
-    """The key the search's table stores for this position."""
-    piles, heights, _ = state_arrays(board, rules)
-    h = P.position_hash(piles, heights, ZOBRIST)
-    return int(h[0] | np.uint64(1)), int(h[1] & KEY_HIGH)
-
-
-def winnable_by_key(board: Board, rules: Rules, limit: int = 30_000) -> dict | None:
-    """Every reachable position's key -> whether a win is reachable from it; None if too many."""
-    index = {board: 0}
-    positions, edges = [board], [[]]
-    queue = deque([board])
-    while queue:
-        position = queue.popleft()
-        here = index[position]
-        for move in legal_moves(position, rules):
-            child = apply_move(position, move, rules)
-            if child not in index:
-                if len(positions) >= limit:
-                    return None
-                index[child] = len(positions)
-                positions.append(child)
-                edges.append([])
-                queue.append(child)
-            edges[here].append(index[child])
-    parents = [[] for _ in positions]
-    for a, children in enumerate(edges):
-        for b in children:
-            parents[b].append(a)
-    good = [p.is_won() for p in positions]
-    queue = deque(i for i, g in enumerate(good) if g)
-    while queue:
-        for a in parents[queue.popleft()]:
-            if not good[a]:
-                good[a] = True
-                queue.append(a)
-    fate: dict = {}
-    for p, g in zip(positions, good, strict=True):
-        key = table_key(p, rules)
-        fate[key] = fate.get(key, False) or g  # equal keys: piles in another order, same fate
-    return fate
-
-
-def marked_lost(table: np.ndarray) -> list[tuple[int, int]]:
-    occupied = table[0::2] != 0
-    lost = (table[1::2] & INFO_BITS) == LOST_MARK
-    rows = np.nonzero(occupied & lost)[0]
-    return [(int(table[2 * r]), int(table[2 * r + 1] & KEY_HIGH)) for r in rows]
 
 
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "portuguese-solitaire", "spanish-patience"])
@@ -87,7 +32,7 @@ def test_every_position_marked_lost_is_lost(game):
         board = random_deal(rules, rng)
         if solve(board, rules, Budget(seconds=None)).states < 40:  # too quick to cut short
             continue
-        fate = winnable_by_key(board, rules)
+        fate = winnable_by_key(board, rules, lambda position, rules=rules: table_key(position, rules))
         if fate is None:
             continue
         deals += 1

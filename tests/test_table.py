@@ -10,36 +10,20 @@ import sys
 
 import numpy as np
 import pytest
-from numba import njit
+from harness import filled
 
 import solver
 from solver.game.deals import deal
 from solver.game.rules import GAMES
 from solver.kernels import table as T
-from solver.kernels.table import INFO_BITS, table_find, table_lookup
+from solver.kernels.table import INFO_BITS, table_lookup
 from solver.search import LOST, Budget, Schedule, memory, solve
-
-
-@njit
-def _store(table, keys):
-    for k in range(keys.shape[0]):
-        table_find(table, keys[k, 0], keys[k, 1], k)
-
-
-def _filled(slots: int, load: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """A table from ``memory.table_zeros`` (memory-mapped when 2 MiB or more) and the keys it holds,
-    the k-th with information k."""
-    rng = np.random.default_rng(seed)
-    keys = rng.integers(0, 2**64, size=(int(load * slots), 2), dtype=np.uint64, endpoint=False)
-    table = memory.table_zeros(2 * slots)
-    _store(table, keys)
-    return table, keys
 
 
 @pytest.mark.parametrize("slots", [1 << 12, 1 << 18])
 def test_a_table_doubled_a_stretch_at_a_time_holds_every_entry_as_a_whole_copy_would(slots):
     """Stretches of 4,096 slots: the 2^18-slot table is memory-mapped, so each copied stretch is given back."""
-    table, keys = _filled(slots, T.TABLE_MAX_LOAD, seed=slots)
+    table, keys = filled(slots, T.TABLE_MAX_LOAD, seed=slots)
     whole = np.zeros(2 * table.size, dtype=np.uint64)
     T.table_copy(table, whole)
     mapped = memory.mapping(table) is not None
@@ -58,7 +42,7 @@ _PEAK = """
 import sys
 import numpy as np
 sys.path[:0] = sys.argv[1:2]
-from test_table import _filled
+from harness import filled
 from solver.kernels import table as T
 from solver.search import memory
 
@@ -66,7 +50,7 @@ def status(field):  # bytes
     return next(int(line.split()[1]) * 1024 for line in open("/proc/self/status") if line.startswith(field))
 
 STRETCH = 1 << 18  # 4 MiB stretches
-table, _ = _filled(1 << 22, T.TABLE_MAX_LOAD, seed=7)  # 64 MiB, 2.9M entries
+table, _ = filled(1 << 22, T.TABLE_MAX_LOAD, seed=7)  # 64 MiB, 2.9M entries
 memory.doubled(np.zeros(4, dtype=np.uint64))  # compiled before measuring
 open("/proc/self/clear_refs", "w").write("5")  # the peak so far (compiling, filling) is not this test's
 before = status("VmRSS:")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .board import Board
 from .cards import card_text, make_card, rank_of, suit_of
-from .rules import BUILD_RANK, EMPTY_ANY, EMPTY_KING, Rules
+from .rules import BUILD_RANK, Rules
 
 
 class IllegalMoveError(ValueError):
@@ -38,13 +38,7 @@ def _check_supported(rules: Rules) -> None:
 
 def _can_place(board: Board, card: int, target: int, rules: Rules) -> bool:
     pile = board.piles[target]
-    if pile:
-        return rank_of(pile[-1]) == rank_of(card) + 1
-    if rules.empty_pile == EMPTY_ANY:
-        return True
-    if rules.empty_pile == EMPTY_KING:
-        return rank_of(card) == rules.ranks
-    return False
+    return rules.can_host(pile[-1] if pile else None, card)
 
 
 def _moving_card(board: Board, move: Move) -> int:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .cards import rank_of
+
 BUILD_RANK = "rank"  # down by rank, any suit
 
 EMPTY_NONE = "none"  # an empty pile stays empty
@@ -66,6 +68,16 @@ class Rules:
         use it for small decks; rules files for their variants)."""
         in_play = 4 * ranks - self.aces_founded
         return replace(self, ranks=ranks, piles=piles, cards_per_pile=-(-in_play // piles), pysol_id=None)
+
+    def can_host(self, host: int | None, card: int) -> bool:
+        """Whether ``card`` may be put on ``host``, the top card of a pile (None: an empty pile).
+
+        The one statement of the building and empty-pile rules in plain Python: the reference engine
+        and the line shortener read it; the kernels have their compiled twin (solver/kernels/position.py,
+        ``space_takes`` in solver/kernels/codes.py)."""
+        if host is not None:
+            return rank_of(host) == rank_of(card) + 1
+        return self.empty_pile == EMPTY_ANY or (self.empty_pile == EMPTY_KING and rank_of(card) == self.ranks)
 
     def describe(self) -> str:
         empty = {
@@ -127,8 +139,8 @@ def unsupported(rules: Rules) -> str:
         return UNSUPPORTED_KEYS["sequence_moves"]
     if rules.redeals:
         return UNSUPPORTED_KEYS["redeals"]
-    if not 2 <= rules.ranks <= 13:
-        return f"the solver handles 2 to 13 ranks, not {rules.ranks}"
+    if rules.ranks > 13:
+        return f"the solver handles at most 13 ranks, not {rules.ranks}"
     if not 1 <= rules.piles <= MAX_PILES:
         return f"the solver handles 1 to {MAX_PILES} piles, not {rules.piles}"
     return ""

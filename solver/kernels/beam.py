@@ -111,44 +111,35 @@ def _seen(cache, key):
 
 
 @njit(cache=True)
-def beam_level(
-    boards, heights, founds, in_play, keys, n, next_boards, next_heights, next_founds, next_in_play, next_keys,
-    parent, move_src, move_dst, nranks, empty_rule, worry, zob, seen, dfs_table,
-    cand_parent, cand_src, cand_dst, cand_key, cand_abstract, chosen, abstract_slots, abstract_counts,
-    moves_src, moves_dst, scratch, meta, auto_src, auto_card, stats, origin, origin_heights,
-):  # fmt: skip
-    """Expand the ``n`` positions of one level; keep the best ``width`` children as the next level.
+def beam_level(level, n, next_level, record, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights):
+    """Expand the ``n`` positions of ``level``; keep the best ``width`` children as ``next_level``.
 
     Returns the next level's size, or -1 when a move wins (``stats`` then says
-    which position and move).  ``parent``/``move_src``/``move_dst`` record how
+    which position and move).  ``record`` (parent, source, target) says how
     each kept child was reached, for the winning line.  ``origin``: the beam's
     root, against which prefixes count."""
-    count = _candidates(
-        boards, heights, founds, in_play, keys, n, nranks, empty_rule, worry, zob, seen, dfs_table,
-        cand_parent, cand_src, cand_dst, cand_key, cand_abstract, moves_src, moves_dst, scratch, meta, auto_src,
-        auto_card, stats, origin, origin_heights, np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.int32),
-    )  # fmt: skip
+    here, lowest = np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.int32)
+    count = _candidates(level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest)
     if count < 0:
         return -1
-    kept = _choose(cand_key, cand_abstract, count, chosen, abstract_slots, abstract_counts)
+    kept = _choose(cands.key, cands.abstract, count, cands.chosen, cands.abstract_slots, cands.abstract_counts)
+    parent, move_src, move_dst = record
     for k in range(kept):
-        c = chosen[k]
-        e, src, dst = cand_parent[c], cand_src[c], cand_dst[c]
-        _keep(
-            boards, heights, founds, in_play, keys, next_boards, next_heights, next_founds, next_in_play,
-            next_keys, k, e, src, dst, worry, zob, meta, auto_src, auto_card,
-        )  # fmt: skip
+        c = cands.chosen[k]
+        e, src, dst = cands.parent[c], cands.src[c], cands.dst[c]
+        _keep(level, next_level, k, e, src, dst, rules.worry, zob, work)
         parent[k], move_src[k], move_dst[k] = e, src, dst
     return kept
 
 
 @njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
-def _candidates(
-    boards, heights, founds, in_play, keys, n, nranks, empty_rule, worry, zob, seen, dfs_table,
-    cand_parent, cand_src, cand_dst, cand_key, cand_abstract, moves_src, moves_dst, scratch, meta, auto_src,
-    auto_card, stats, origin, origin_heights, here, lowest,
-):  # fmt: skip
+def _candidates(level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest):
     """The level's children worth keeping, scored, as candidates; how many, or -1 when a move wins."""
+    boards, heights, founds, in_play, keys = level
+    nranks, empty_rule, worry = rules
+    cand_parent, cand_src, cand_dst = cands.parent, cands.src, cands.dst
+    cand_key, cand_abstract = cands.key, cands.abstract
+    moves_src, moves_dst, scratch, meta, auto_src, auto_card = work
     count = 0
     for e in range(n):
         board, hs, found = boards[e], heights[e], founds[e]
@@ -217,11 +208,11 @@ def _choose(cand_key, cand_abstract, count, chosen, abstract_slots, abstract_cou
 
 
 @njit(cache=True)
-def _keep(
-    boards, heights, founds, in_play, keys, next_boards, next_heights, next_founds, next_in_play, next_keys,
-    slot, e, src, dst, worry, zob, meta, auto_src, auto_card,
-):  # fmt: skip
+def _keep(level, next_level, slot, e, src, dst, worry, zob, work):
     """Write position ``e``'s child by move src -> dst (and the safe moves after it) at ``slot`` of the next level."""
+    boards, heights, founds, in_play, keys = level
+    next_boards, next_heights, next_founds, next_in_play, next_keys = next_level
+    meta, auto_src, auto_card = work.meta, work.auto_src, work.auto_card
     next_boards[slot] = boards[e]
     next_heights[slot] = heights[e]
     next_founds[slot] = founds[e]

@@ -175,8 +175,9 @@ def _hash(lengths, found, cz, ckeys):
 
 
 @njit(cache=True)
-def abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys):
-    """Write the abstraction of the real position into ``cap`` and its hash into ``ckeys``."""
+def abstract(board, heights, found, test):
+    """Write the abstraction of the real position into ``test.cap`` and its hash into ``test.keys``."""
+    origin, origin_heights, cap, cz, ckeys = test.origin, test.origin_heights, test.cap, test.zobrist, test.keys
     cap[_FREE : _SPACES + 1] = 0
     piles = board.shape[0]
     for p in range(piles):
@@ -354,10 +355,13 @@ def _first_move(cap, origin, where, nranks, moves):
 
 
 @njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
-def capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit):
-    """Decide the abstract position in ``cap``: WON, LOST, or UNDECIDED after ``node_limit`` positions.
+def capacity_search(test, rules, node_limit):
+    """Decide the abstract position in ``test.cap``: WON, LOST, or UNDECIDED after ``node_limit`` positions.
 
-    Every position decided goes into ``ctable``; ``cap`` is left in an unspecified state."""
+    Every position decided goes into ``test.table``; ``test.cap`` is left in an unspecified state."""
+    origin, where, cap, cz, ckeys = test.origin, test.where, test.cap, test.zobrist, test.keys
+    ctable, cmeta = test.table, test.meta
+    nranks, empty_rule = rules.ranks, rules.empty
     slot = table_find(ctable, ckeys[0], ckeys[1], UNDECIDED)
     if slot >= 0 and table_info(ctable, slot) != UNDECIDED:
         return table_info(ctable, slot)
@@ -451,11 +455,12 @@ def _test_limit(ctable, cmeta, node_limit):
 
 
 @njit(cache=True)
-def _test(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit):
-    """Decide the abstract position in ``cap``: True when it cannot be won."""
+def _test(test, rules, node_limit):
+    """Decide the abstract position in ``test.cap``: True when it cannot be won."""
+    cmeta = test.meta
     cmeta[C_CALLS] += 1
     before = cmeta[C_NODES]
-    verdict = capacity_search(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit)
+    verdict = capacity_search(test, rules, node_limit)
     cmeta[C_ALLOWANCE] -= cmeta[C_NODES] - before
     if verdict == LOST:
         cmeta[C_DEAD] += 1
@@ -464,34 +469,31 @@ def _test(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node
 
 
 @njit(cache=True)
-def capacity_dead(
-    board, heights, found, nranks, empty_rule, origin, origin_heights, where, cap, cz, ckeys, ctable, cmeta, node_limit
-):
+def capacity_dead(board, heights, found, rules, test, node_limit):
     """True when the abstraction of the position cannot be won, so neither can the position (module text).
 
     Gives up (False) after ``node_limit`` abstract positions, or when the allowance ``cmeta[C_ALLOWANCE]``
     runs out, so that the tests never cost much more than the search they serve.  The table is a cache of
     exact verdicts: when it would overfill it is emptied, which costs time, never a verdict."""
-    node_limit = _test_limit(ctable, cmeta, node_limit)
+    node_limit = _test_limit(test.table, test.meta, node_limit)
     if node_limit <= 0:
         return False
-    abstract(board, heights, found, origin, origin_heights, cap, cz, ckeys)
-    return _test(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit)
+    abstract(board, heights, found, test)
+    return _test(test, rules, node_limit)
 
 
 @njit(cache=True)
-def capacity_dead_prefixes(
-    lengths, found, nranks, empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, node_limit
-):
+def capacity_dead_prefixes(lengths, found, rules, test, node_limit):
     """``capacity_dead`` for a position of the suit-blind game, given by its prefix lengths and foundations.
 
     Most of these positions share their abstraction with one decided before: look it up first."""
-    _hash(lengths, found, cz, ckeys)
+    ctable, ckeys = test.table, test.keys
+    _hash(lengths, found, test.zobrist, ckeys)
     slot = table_lookup(ctable, ckeys[0], ckeys[1])
     if slot >= 0 and table_info(ctable, slot) != UNDECIDED:
         return table_info(ctable, slot) == LOST
-    node_limit = _test_limit(ctable, cmeta, node_limit)
+    node_limit = _test_limit(ctable, test.meta, node_limit)
     if node_limit <= 0:
         return False
-    abstract_prefixes(lengths, found, origin, nranks, cap)
-    return _test(origin, where, nranks, empty_rule, cap, cz, ckeys, ctable, cmeta, node_limit)
+    abstract_prefixes(lengths, found, test.origin, rules.ranks, test.cap)
+    return _test(test, rules, node_limit)

@@ -86,19 +86,21 @@ def open_root(table, keys, meta, frame_index, frame_low, frame_sp, scc):
     meta[M_NEXT_INDEX] = 1
 
 
-@njit(cache=True, _nrt=False)  # module text, "No reference counting"
-def search(
-    board, heights, found, nranks, empty_rule, worry, zob, keys, table, meta,
-    mv_start, mv_count, mv_next, path_src, path_dst, path_card, path_autos,
-    frame_index, frame_low, frame_sp, scc,
-    moves_src, moves_dst, auto_src, auto_card, scratch, noise, node_limit, work_limit,
-    origin, origin_heights, where, cap, cz, ckeys, ctable, cmeta, cap_limit,
-):  # fmt: skip
+@njit(cache=True, _nrt=False)  # solver/kernels/__init__.py, "No reference counting"
+def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit, work_limit, test, cap_limit):
     """Run the depth-first search for at most ``node_limit`` new positions and ``work_limit``
     moves tried and abstract positions searched by capacity tests (most tries meet a known
-    position, so positions alone do not bound the time);
-    returns a status.  Each closed strongly connected component is marked lost in the table
-    (module text, "Lost positions"), where later runs find it."""
+    position, so positions alone do not bound the time); returns a status.  Each closed strongly
+    connected component is marked lost in the table (module text, "Lost positions"), where later
+    runs find it.  ``test``: the capacity test of new positions, searching at most ``cap_limit``
+    abstract positions (0: none)."""
+    board, heights, found, keys = position
+    nranks, empty_rule, worry = rules
+    mv_start, mv_count, mv_next = stack.mv_start, stack.mv_count, stack.mv_next
+    path_src, path_dst, path_card, path_autos = stack.path_src, stack.path_dst, stack.path_card, stack.path_autos
+    frame_index, frame_low, frame_sp, scc = stack.frame_index, stack.frame_low, stack.frame_sp, stack.scc
+    moves_src, moves_dst, auto_src, auto_card = stack.moves_src, stack.moves_dst, stack.auto_src, stack.auto_card
+    origin, origin_heights, cmeta = test.origin, test.origin_heights, test.meta
     depth = meta[M_DEPTH]
     stop = meta[M_NODES] + node_limit
     work = 0
@@ -159,10 +161,7 @@ def search(
                 moved = dst == FOUNDATION or autos > 0
                 if moved or abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
                     work -= cmeta[C_NODES]  # its abstract positions count as work too, to keep the clock
-                    dead = capacity_dead(
-                        board, heights, found, nranks, empty_rule, origin, origin_heights, where, cap, cz, ckeys,
-                        ctable, cmeta, cap_limit,
-                    )  # fmt: skip
+                    dead = capacity_dead(board, heights, found, rules, test, cap_limit)
                     work += cmeta[C_NODES]
             if dead:
                 meta[M_DEAD] += 1

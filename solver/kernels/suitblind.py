@@ -1,5 +1,8 @@
 """The suit-blind relaxation: a whole-deal lost test that forgets only the suits of moved cards.
 
+(Over 500 lines with its reason: the proof below is a third of it, and it belongs beside the walk
+it justifies; the walk, its hash and its moves are one layout read by one loop.)
+
 The capacity relaxation (:mod:`solver.kernels.capacity`) forgets where moved cards
 lie; this one keeps where they lie and forgets only which suit each is.  It
 is far tighter, and its game is far larger, so it decides the root only, by
@@ -159,6 +162,12 @@ from .table import TABLE_MAX_LOAD, table_find
 # capacity relaxation found dead, the length of the winning line in ``path`` once won.
 H_TOP, H_COUNT, H_NODES, H_DEAD, H_WON_DEPTH = range(5)
 HMETA_SIZE = 5
+# Layout of a walk position, one int8 row: three blocks of one entry a pile -- the prefix length n,
+# the slots k on it, and the bottom rank b of a pile without a prefix -- then the header: the four
+# foundations, how many of the lowest ranks it names, the first of the highest ranks it names; then
+# the suits (plus one; 0: no slot) of each pile's slots of the named ranks (module text, "Named ranks").
+_PREFIX, _SLOTS, _BOTTOM, _HEADER = 0, 1, 2, 3  # each block begins at this times ``piles``
+_H_FOUND, _H_LOW, _H_FIRST_HIGH, _H_NAMES = 0, 4, 5, 6  # from the header's start
 # Rows of the key array: (pile, prefix length), (pile, slots) over a prefix, (slots, bottom rank)
 # of a pile without a prefix, (suit, foundation), then (pile, named slot) and (piles without a
 # prefix, named slot), a named slot indexed by 4 * (rank - 1) + suit.
@@ -180,50 +189,50 @@ def root_state(origin_heights: np.ndarray, found: np.ndarray, nranks: int, low: 
     suits of slots of the ``low`` lowest and the ``high`` highest ranks (module text, "Named ranks")."""
     piles = origin_heights.shape[0]
     high = min(high, nranks - low)
-    state = np.zeros(3 * piles + 6 + piles * (low + high), dtype=np.int8)
-    state[:piles] = origin_heights
-    state[3 * piles : 3 * piles + 4] = found
-    state[3 * piles + 4], state[3 * piles + 5] = low, nranks - high + 1
+    state = np.zeros(_HEADER * piles + _H_NAMES + piles * (low + high), dtype=np.int8)
+    state[_PREFIX * piles : (_PREFIX + 1) * piles] = origin_heights
+    state[_HEADER * piles + _H_FOUND : _HEADER * piles + _H_FOUND + 4] = found
+    state[_HEADER * piles + _H_LOW], state[_HEADER * piles + _H_FIRST_HIGH] = low, nranks - high + 1
     return state
 
 
 @njit(cache=True, inline="always")
 def _named(state, piles):
     """How many ranks the position names (its width tells)."""
-    return (state.shape[0] - 3 * piles - 6) // piles
+    return (state.shape[0] - _HEADER * piles - _H_NAMES) // piles
 
 
 @njit(cache=True, inline="always")
 def _named_rank(state, piles, i):
     """The rank of the i-th named rank: the low ones first, then the high ones."""
-    low = state[3 * piles + 4]
-    return i + 1 if i < low else state[3 * piles + 5] + i - low
+    low = state[_HEADER * piles + _H_LOW]
+    return i + 1 if i < low else state[_HEADER * piles + _H_FIRST_HIGH] + i - low
 
 
 @njit(cache=True, inline="always")
 def _name_at(state, piles, p, t):
     """Where the position keeps the suit (plus one; 0: no slot) of pile p's slot of rank t; -1 when
     it does not name rank t."""
-    low, first_high = state[3 * piles + 4], state[3 * piles + 5]
+    low, first_high = state[_HEADER * piles + _H_LOW], state[_HEADER * piles + _H_FIRST_HIGH]
     if t <= low:
         i = t - 1
     elif t >= first_high:
         i = low + t - first_high
     else:
         return -1
-    return 3 * piles + 6 + p * _named(state, piles) + i
+    return _HEADER * piles + _H_NAMES + p * _named(state, piles) + i
 
 
 @njit(cache=True, inline="always")
 def _pile_key(state, piles, zk, w, p):
     """Pile p's key in word w: its pile index counts only when it has a prefix."""
-    n, k = state[p], state[piles + p]
-    g = zk[w, _KN + p, n] ^ zk[w, _KK + p, k] if n > 0 else zk[w, _KS + k, state[2 * piles + p]]
+    n, k = state[_PREFIX * piles + p], state[_SLOTS * piles + p]
+    g = zk[w, _KN + p, n] ^ zk[w, _KK + p, k] if n > 0 else zk[w, _KS + k, state[_BOTTOM * piles + p]]
     row = _KM + (p if n > 0 else MAX_PILES)
     m = _named(state, piles)
     for i in range(m):
         t = _named_rank(state, piles, i)
-        suit = state[3 * piles + 6 + p * m + i]
+        suit = state[_HEADER * piles + _H_NAMES + p * m + i]
         if suit:
             g ^= zk[w, row, 4 * (t - 1) + suit - 1]
     return g
@@ -234,7 +243,7 @@ def _with_pile(state, piles, zk, w, p, x, a, sign):
     """The parts (x, a) with pile p's key put in (``sign`` 1) or taken out (-1): XORed when it has a
     prefix, else added up."""
     g = _pile_key(state, piles, zk, w, p)
-    if state[p] > 0:
+    if state[_PREFIX * piles + p] > 0:
         return x ^ g, a
     return x, a + g if sign > 0 else a - g
 
@@ -249,7 +258,7 @@ def _hash_parts(state, piles, zk, parts):
         for p in range(piles):
             x, a = _with_pile(state, piles, zk, w, p, x, a, 1)
         for s in range(4):
-            x ^= zk[w, _KF + s, state[3 * piles + s]]
+            x ^= zk[w, _KF + s, state[_HEADER * piles + _H_FOUND + s]]
         parts[w, 0], parts[w, 1] = x, a
 
 
@@ -273,7 +282,7 @@ def _child_hash(parent, child, piles, zk, parts, p, q, out):
             x, a = _with_pile(parent, piles, zk, w, r, x, a, -1)
             x, a = _with_pile(child, piles, zk, w, r, x, a, 1)
         for s in range(4):
-            f, f2 = parent[3 * piles + s], child[3 * piles + s]
+            f, f2 = parent[_HEADER * piles + _H_FOUND + s], child[_HEADER * piles + _H_FOUND + s]
             if f != f2:
                 x ^= zk[w, _KF + s, f] ^ zk[w, _KF + s, f2]
         out[w] = x ^ a
@@ -282,9 +291,9 @@ def _child_hash(parent, child, piles, zk, parts, p, q, out):
 @njit(cache=True, inline="always")
 def _top_rank(state, piles, origin, p):
     """The rank of pile p's top card or slot; 0 for an empty pile."""
-    n, k = state[p], state[piles + p]
+    n, k = state[_PREFIX * piles + p], state[_SLOTS * piles + p]
     if k > 0:
-        bottom = state[2 * piles + p] if n == 0 else origin[p, n - 1] // 4  # the first slot's rank
+        bottom = state[_BOTTOM * piles + p] if n == 0 else origin[p, n - 1] // 4  # the first slot's rank
         return bottom - k + 1
     return origin[p, n - 1] // 4 + 1 if n > 0 else 0
 
@@ -292,7 +301,7 @@ def _top_rank(state, piles, origin, p):
 @njit(cache=True, inline="always")
 def _top_suit(state, piles, origin, p, t):
     """The suit of pile p's top (of rank t) when the position knows it, else -1."""
-    n, k = state[p], state[piles + p]
+    n, k = state[_PREFIX * piles + p], state[_SLOTS * piles + p]
     if k == 0:
         return origin[p, n - 1] % 4
     at = _name_at(state, piles, p, t)
@@ -302,11 +311,11 @@ def _top_suit(state, piles, origin, p, t):
 @njit(cache=True, inline="always")
 def _ripe_pile(state, piles, origin):
     """The first pile whose top is ripe (module text, "Claim 2"); -1 if none."""
-    f = 3 * piles
+    f = _HEADER * piles + _H_FOUND
     lowest = min(state[f], state[f + 1], state[f + 2], state[f + 3])
     blind = _named(state, piles) == 0
     for p in range(piles):
-        if state[piles + p] > 0 and blind:
+        if state[_SLOTS * piles + p] > 0 and blind:
             continue  # a slot whose suit is forgotten
         t = _top_rank(state, piles, origin, p)
         if t == 0 or t > lowest + 2:
@@ -324,31 +333,32 @@ def _spaces_useless(state, piles, origin, nranks, empty_rule):
         return False
     if empty_rule == EMPTY_KING:
         for p in range(piles):
-            for i in range(1, state[p]):
+            for i in range(1, state[_PREFIX * piles + p]):
                 if origin[p, i] // 4 + 1 == nranks:
                     return False
     return True
 
 
 @njit(cache=True, inline="always")
-def _push(child, test, nranks, table, stack, trail, path, meta, h, cargs, depth, src, dst):
+def _push(child, moved, walk, h, tests, depth, src, dst):
     """Store the child if new and put it on the stack, with its depth and the move that made it,
     unless it is dead; True when it is won (its move then ends the line in ``path``).
 
-    ``h``: its hash; ``test``: its prefixes or foundations changed, so the capacity relaxation may find it dead."""
+    ``h``: its hash; ``moved``: its prefixes or foundations changed, so the capacity relaxation may find
+    it dead; ``tests``: the rules, the capacity test, its limit, and where the slice's work stops."""
+    table, stack, trail, path, meta = walk
     if table_find(table, h[0], h[1], 1) >= 0:
         return False
-    empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop = cargs
-    piles = origin.shape[0]
+    rules, test, cap_limit, work_stop = tests
+    nranks, cmeta = rules.ranks, test.meta
+    piles = test.origin.shape[0]
     meta[H_COUNT] += 1
-    found = child[3 * piles : 3 * piles + 4]
+    found = child[_HEADER * piles + _H_FOUND : _HEADER * piles + _H_FOUND + 4]
     if min(found[0], found[1], found[2], found[3]) >= nranks:
         path[depth, 0], path[depth, 1] = src, dst
         return True
     limit = min(cap_limit, work_stop - cmeta[C_NODES])  # past the chunk's work, only cached verdicts
-    if test and capacity_dead_prefixes(
-        child[:piles], found, nranks, empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, limit
-    ):
+    if moved and capacity_dead_prefixes(child[_PREFIX * piles : (_PREFIX + 1) * piles], found, rules, test, limit):
         meta[H_DEAD] += 1
         return False
     top = meta[H_TOP]
@@ -359,8 +369,9 @@ def _push(child, test, nranks, table, stack, trail, path, meta, h, cargs, depth,
 
 
 @njit(cache=True)
-def chain_start(root, piles, nranks, zk, table, stack, trail, meta):
+def chain_start(root, piles, nranks, zk, walk):
     """Put the root on an empty walk; True when it is won already."""
+    table, stack, trail, _, meta = walk
     meta[:] = 0
     h = np.zeros(2, dtype=np.uint64)
     _hash(root, piles, zk, h)
@@ -369,14 +380,11 @@ def chain_start(root, piles, nranks, zk, table, stack, trail, meta):
     stack[0] = root
     trail[0, 0] = 0
     meta[H_TOP] = 1
-    return root[3 * piles : 3 * piles + 4].min() >= nranks
+    return root[_HEADER * piles + _H_FOUND : _HEADER * piles + _H_FOUND + 4].min() >= nranks
 
 
 @njit(cache=True)
-def chain_walk(
-    origin, where, nranks, empty_rule, zk, table, stack, trail, path, meta, node_limit, work_limit, cap, cz, ckeys,
-    ctable, cmeta, cap_limit,
-):  # fmt: skip
+def chain_walk(walk, rules, zk, test, node_limit, work_limit, cap_limit):
     """Expand at most ``node_limit`` positions, with capacity tests searching at most ``work_limit``
     abstract positions in all (the allowance saved may be large: this keeps the clock); returns a
     status (module text, "Deciding").
@@ -385,31 +393,31 @@ def chain_walk(
     or ``FOUNDATION``) that made it; ``path[d]`` the move to the position of depth d last
     expanded (a position on the stack is a child of the last one expanded at the depth above it), so
     once won ``path[1 : meta[H_WON_DEPTH] + 1]`` is the winning line.
-    The capacity relaxation's cache ``ctable`` and counters ``cmeta`` are the depth-first search's
-    (same origin, same abstract game); each position expanded adds one to its allowance."""
-    piles = origin.shape[0]
-    width = stack.shape[1]
+    The capacity test ``test`` (its cache and counters) is the depth-first search's (same origin, same
+    abstract game); each position expanded adds one to its allowance; each of its tests searches at most
+    ``cap_limit`` abstract positions."""
+    piles = test.origin.shape[0]
+    width = walk.stack.shape[1]
     x = np.zeros(width, dtype=np.int8)
     after = np.zeros(width, dtype=np.int8)
     child = np.zeros(width, dtype=np.int8)
     tops = np.zeros(piles, dtype=np.int64)
     h = np.zeros(2, dtype=np.uint64)
     parts = np.zeros((2, 2), dtype=np.uint64)
-    return _walk(
-        origin, where, nranks, empty_rule, zk, table, stack, trail, path, meta, node_limit, work_limit, cap, cz, ckeys,
-        ctable, cmeta, cap_limit, x, after, child, tops, h, parts,
-    )  # fmt: skip
+    scratch = (x, after, child, tops, h, parts)
+    return _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch)
 
 
 @njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
-def _walk(
-    origin, where, nranks, empty_rule, zk, table, stack, trail, path, meta, node_limit, work_limit, cap, cz, ckeys,
-    ctable, cmeta, cap_limit, x, after, child, tops, h, parts,
-):  # fmt: skip
+def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
     """``chain_walk``'s loop, with the scratch arrays it may not allocate itself."""
+    table, stack, trail, path, meta = walk
+    nranks, empty_rule, _ = rules
+    origin, where, cmeta = test.origin, test.where, test.meta
+    x, after, child, tops, h, parts = scratch
     piles = origin.shape[0]
     work_stop = cmeta[C_NODES] + work_limit
-    cargs = (empty_rule, origin, where, cap, cz, ckeys, ctable, cmeta, cap_limit, work_stop)
+    tests = (rules, test, cap_limit, work_stop)
     room = np.int64(TABLE_MAX_LOAD * (table.shape[0] // 2))
     stop = meta[H_NODES] + node_limit
     while meta[H_TOP] > 0:
@@ -429,16 +437,16 @@ def _walk(
         depth += 1
         meta[H_NODES] += 1
         cmeta[C_ALLOWANCE] += 1
-        found = x[3 * piles : 3 * piles + 4]
+        found = x[_HEADER * piles + _H_FOUND : _HEADER * piles + _H_FOUND + 4]
         _hash_parts(x, piles, zk, parts)  # each child's hash follows from them and the piles it changes
         ripe = _ripe_pile(x, piles, origin)
         if ripe >= 0:  # its one move
             t = _top_rank(x, piles, origin, ripe)
             _copy(child, x)
-            child[3 * piles + _top_suit(x, piles, origin, ripe, t)] += 1
+            child[_HEADER * piles + _H_FOUND + _top_suit(x, piles, origin, ripe, t)] += 1
             _take_top(child, piles, ripe, t)
             _child_hash(x, child, piles, zk, parts, ripe, -1, h)
-            if _push(child, True, nranks, table, stack, trail, path, meta, h, cargs, depth, ripe, FOUNDATION):
+            if _push(child, True, walk, h, tests, depth, ripe, FOUNDATION):
                 return WON
             continue
         lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
@@ -452,7 +460,7 @@ def _walk(
         for stage in range(3):
             for p in range(piles):
                 t = tops[p]
-                n, k = x[p], x[piles + p]
+                n, k = x[_PREFIX * piles + p], x[_SLOTS * piles + p]
                 if t == 0 or (stage == 0 and k == 0) or (stage == 1 and k > 0):
                     continue
                 known = _top_suit(x, piles, origin, p, t)  # -1 for a slot whose suit is forgotten
@@ -464,12 +472,12 @@ def _walk(
                             continue
                         card = (t - 1) * 4 + s
                         q = where[0, card]
-                        if known < 0 and where[1, card] < x[q]:
+                        if known < 0 and where[1, card] < x[_PREFIX * piles + q]:
                             continue  # a slot goes up as a free card of its rank, not one in a prefix
                         _copy(child, after)
-                        child[3 * piles + s] += 1
+                        child[_HEADER * piles + _H_FOUND + s] += 1
                         _child_hash(x, child, piles, zk, parts, p, -1, h)
-                        if _push(child, True, nranks, table, stack, trail, path, meta, h, cargs, depth, p, FOUNDATION):
+                        if _push(child, True, walk, h, tests, depth, p, FOUNDATION):
                             return WON
                     continue
                 if lone_stays and n + k == 1:
@@ -479,15 +487,15 @@ def _walk(
                         _copy(child, after)
                         _put(child, piles, q, t, known)
                         _child_hash(x, child, piles, zk, parts, p, q, h)
-                        if _push(child, k == 0, nranks, table, stack, trail, path, meta, h, cargs, depth, p, q):
+                        if _push(child, k == 0, walk, h, tests, depth, p, q):
                             return WON
                 lone_slot = n == 0 and k == 1  # into another empty pile: the same position (module text)
                 if empty >= 0 and not lone_slot and space_takes(t, nranks, empty_rule):
                     _copy(child, after)
-                    child[2 * piles + empty] = t
+                    child[_BOTTOM * piles + empty] = t
                     _put(child, piles, empty, t, known)
                     _child_hash(x, child, piles, zk, parts, p, empty, h)
-                    if _push(child, k == 0, nranks, table, stack, trail, path, meta, h, cargs, depth, p, empty):
+                    if _push(child, k == 0, walk, h, tests, depth, p, empty):
                         return WON
     return LOST
 
@@ -502,13 +510,13 @@ def _copy(dst, src):
 @njit(cache=True, inline="always")
 def _take_top(state, piles, p, t):
     """Take pile p's top card or slot (rank t) off."""
-    k = state[piles + p]
+    k = state[_SLOTS * piles + p]
     if k == 0:
-        state[p] -= 1
+        state[_PREFIX * piles + p] -= 1
         return
-    state[piles + p] = k - 1
-    if k == 1 and state[p] == 0:
-        state[2 * piles + p] = 0
+    state[_SLOTS * piles + p] = k - 1
+    if k == 1 and state[_PREFIX * piles + p] == 0:
+        state[_BOTTOM * piles + p] = 0
     at = _name_at(state, piles, p, t)
     if at >= 0:
         state[at] = 0
@@ -517,7 +525,7 @@ def _take_top(state, piles, p, t):
 @njit(cache=True, inline="always")
 def _put(state, piles, q, t, suit):
     """Put a slot of rank t (and of ``suit`` where its rank is named) on pile q."""
-    state[piles + q] += 1
+    state[_SLOTS * piles + q] += 1
     at = _name_at(state, piles, q, t)
     if at >= 0:
         state[at] = suit + 1

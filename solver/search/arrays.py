@@ -8,14 +8,13 @@ through :func:`engine_move`.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ..game.board import Board
 from ..game.engine import Move
 from ..game.rules import EMPTY_ANY, EMPTY_KING, EMPTY_NONE, Rules
 from ..kernels import codes
+from ..kernels.bundles import KernelRules
 from ..kernels.capacity import capacity_keys
 from ..kernels.position import zobrist_keys
 from ..kernels.suitblind import chain_keys
@@ -27,16 +26,8 @@ WALK_KEYS = chain_keys()  # the suit-blind walks' position keys
 _EMPTY_CODES = {EMPTY_NONE: codes.EMPTY_NONE, EMPTY_ANY: codes.EMPTY_ANY, EMPTY_KING: codes.EMPTY_KING}
 
 
-class KernelRules(NamedTuple):
-    """The rules as the kernels read them."""
-
-    ranks: int
-    empty: int  # what an empty pile takes, a ``codes.EMPTY_*``
-    worry: bool  # worrying back: a foundation's top card may come back
-
-
 def kernel_rules(rules: Rules) -> KernelRules:
-    return KernelRules(rules.ranks, _EMPTY_CODES[rules.empty_pile], rules.worrying_back)
+    return KernelRules(rules.ranks, _EMPTY_CODES[rules.empty_pile], bool(rules.worrying_back))
 
 
 def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -11,6 +11,7 @@ from ..game.board import Board
 from ..game.engine import Move
 from ..game.rules import Rules
 from ..kernels import beam as kernel
+from ..kernels.bundles import Candidates, Level, MoveScratch
 from ..kernels.codes import M_IN_PLAY, MAX_MOVES_PER_NODE, META_SIZE
 from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash
 from .arrays import ZOBRIST, engine_move, kernel_rules, state_arrays
@@ -35,18 +36,31 @@ class Beam:
         self.in_play[0, 0] = in_play
         self.keys[0, 0] = position_hash(board, heights, ZOBRIST)
         room = width * branching
-        self.cand_parent, self.cand_key = np.zeros(room, dtype=np.int32), np.zeros(room, dtype=np.int64)
-        self.cand_src, self.cand_dst = np.zeros(room, dtype=np.int16), np.zeros(room, dtype=np.int16)
-        self.cand_abstract, self.chosen = np.zeros(room, dtype=np.uint64), np.zeros(width, dtype=np.int64)
         slots = 1 << (2 * width - 1).bit_length()  # at most half full: few kept positions share a slot
-        self.abstract_slots, self.abstract_counts = np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.int32)
+        self.candidates = Candidates(
+            parent=np.zeros(room, dtype=np.int32),
+            src=np.zeros(room, dtype=np.int16),
+            dst=np.zeros(room, dtype=np.int16),
+            key=np.zeros(room, dtype=np.int64),
+            abstract=np.zeros(room, dtype=np.uint64),
+            chosen=np.zeros(width, dtype=np.int64),
+            abstract_slots=np.zeros(slots, dtype=np.uint64),
+            abstract_counts=np.zeros(slots, dtype=np.int32),
+        )
         self.seen = np.zeros(seen_slots(width, branching), dtype=np.uint64)
-        self.moves = (np.zeros(MAX_MOVES_PER_NODE, dtype=np.int16), np.zeros(MAX_MOVES_PER_NODE, dtype=np.int16))
-        self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int32)
-        self.meta = np.zeros(META_SIZE, dtype=np.int64)
-        self.autos = (np.zeros(64, dtype=np.int16), np.zeros(64, dtype=np.int16))
+        self.work = MoveScratch(
+            moves_src=np.zeros(MAX_MOVES_PER_NODE, dtype=np.int16),
+            moves_dst=np.zeros(MAX_MOVES_PER_NODE, dtype=np.int16),
+            scratch=np.zeros(SCRATCH_SIZE, dtype=np.int32),
+            meta=np.zeros(META_SIZE, dtype=np.int64),
+            auto_src=np.zeros(64, dtype=np.int16),
+            auto_card=np.zeros(64, dtype=np.int16),
+        )
         self.stats = np.zeros(kernel.STATS_SIZE, dtype=np.int64)
         self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # how each level's positions were reached
+
+    def _level(self, i: int) -> Level:
+        return Level(self.boards[i], self.heights[i], self.founds[i], self.in_play[i], self.keys[i])
 
     def expand(self, n: int, dfs_table: np.ndarray) -> int:
         """Expand level ``len(levels)`` (``n`` positions) into the next; its size, or -1 on a win."""
@@ -54,12 +68,8 @@ class Beam:
         nxt = 1 - cur
         record = (np.zeros(self.width, dtype=np.int32), *(np.zeros(self.width, dtype=np.int16) for _ in "sd"))
         n = kernel.beam_level(
-            self.boards[cur], self.heights[cur], self.founds[cur], self.in_play[cur], self.keys[cur], n,
-            self.boards[nxt], self.heights[nxt], self.founds[nxt], self.in_play[nxt], self.keys[nxt], *record,
-            self.kr.ranks, self.kr.empty, self.kr.worry, ZOBRIST,
-            self.seen, dfs_table, self.cand_parent, self.cand_src, self.cand_dst, self.cand_key, self.cand_abstract,
-            self.chosen, self.abstract_slots, self.abstract_counts, *self.moves, self.scratch, self.meta, *self.autos,
-            self.stats, self.origin, self.origin_heights,
+            self._level(cur), n, self._level(nxt), record, self.kr, ZOBRIST, self.seen, dfs_table, self.candidates,
+            self.work, self.stats, self.origin, self.origin_heights,
         )  # fmt: skip
         if n >= 0:
             self.levels.append(record)

@@ -14,6 +14,7 @@ from ..game.rules import Rules
 from ..kernels import capacity as C
 from ..kernels import codes
 from ..kernels import dfs as kernel
+from ..kernels.bundles import CapacityTest, DfsStack, Position
 from ..kernels.codes import (
     LOST,
     M_AUTO_TOP,
@@ -180,25 +181,29 @@ class DepthFirst:
         """Abstract positions one capacity test may search; 0: off (its proof assumes cards never come back)."""
         return 0 if self.kr.worry else self.schedule.capacity_nodes
 
+    def capacity_test(self) -> CapacityTest:
+        """The capacity test of this search's positions, against its root (after ``start``)."""
+        return CapacityTest(
+            self.origin, self.origin_heights, self.where, self.cap, CAPACITY_KEYS, self.ckeys, self.ctable, self.cmeta
+        )
+
     def root_is_dead(self) -> bool:
         ranks, empty, worry = self.kr
         if relaxed_dead(self.board, self.heights, self.found, ranks, empty, worry, self.scratch):
             return True
-        return self.capacity_limit() > 0 and C.capacity_dead(
-            self.board, self.heights, self.found, ranks, empty, self.origin, self.origin_heights,
-            self.where, self.cap, CAPACITY_KEYS, self.ckeys, self.ctable, self.cmeta, self.capacity_limit(),
-        )  # fmt: skip
+        limit = self.capacity_limit()
+        return limit > 0 and C.capacity_dead(self.board, self.heights, self.found, self.kr, self.capacity_test(), limit)
 
     def step(self, node_limit: int) -> int:
-        ranks, empty, worry = self.kr
-        return kernel.search(
-            self.board, self.heights, self.found, ranks, empty, worry, ZOBRIST, self.keys, self.table, self.meta,
+        position = Position(self.board, self.heights, self.found, self.keys)
+        stack = DfsStack(
             self.mv_start, self.mv_count, self.mv_next, self.path_src, self.path_dst, self.path_card,
             self.path_autos, self.frame_index, self.frame_low, self.frame_sp, self.scc,
-            self.moves_src, self.moves_dst, self.auto_src, self.auto_card, self.scratch,
-            self.noise, node_limit, self.schedule.chunk_work,
-            self.origin, self.origin_heights, self.where, self.cap, CAPACITY_KEYS, self.ckeys, self.ctable,
-            self.cmeta, self.capacity_limit(),
+            self.moves_src, self.moves_dst, self.auto_src, self.auto_card,
+        )  # fmt: skip
+        return kernel.search(
+            position, self.kr, ZOBRIST, self.table, self.meta, stack, self.scratch, self.noise, node_limit,
+            self.schedule.chunk_work, self.capacity_test(), self.capacity_limit(),
         )  # fmt: skip
 
     def root_moves(self) -> list[Move]:

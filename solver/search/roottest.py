@@ -7,6 +7,7 @@ import time
 import numpy as np
 
 from ..kernels import capacity as C
+from ..kernels.bundles import CapacityTest
 from ..kernels.codes import LOST, UNDECIDED
 from ..kernels.table import TABLE_MAX_LOAD
 from .arrays import CAPACITY_KEYS
@@ -65,17 +66,15 @@ class RootTest:
         the undecided positions on the way (at most ``CAP_DEPTH``), so a slice must be longer."""
         assert self.schedule.root_test_slice > C.CAP_DEPTH
         began = time.perf_counter()
-        ranks, empty, _ = run.kr
         while self.open() and time.perf_counter() - began < seconds:
             if not self._room():
                 self.gave_up = True  # the deal is left to the other searches
                 break
-            C.abstract(run.origin, run.origin_heights, run.origin_found, run.origin, run.origin_heights,
-                       self.cap, CAPACITY_KEYS, self.ckeys)  # fmt: skip
-            self.status = C.capacity_search(
-                run.origin, run.where, ranks, empty, self.cap, CAPACITY_KEYS, self.ckeys, self.table, self.cmeta,
-                self.schedule.root_test_slice,
-            )  # fmt: skip
+            test = CapacityTest(
+                run.origin, run.origin_heights, run.where, self.cap, CAPACITY_KEYS, self.ckeys, self.table, self.cmeta
+            )
+            C.abstract(run.origin, run.origin_heights, run.origin_found, test)
+            self.status = C.capacity_search(test, run.kr, self.schedule.root_test_slice)
         self.seconds += time.perf_counter() - began
         if not self.open():
             self.table = np.zeros(0, dtype=np.uint64)  # done: let the memory go

@@ -17,7 +17,7 @@ import time
 
 from ..game.board import Board
 from ..game.engine import Move
-from ..game.rules import EMPTY_ANY, EMPTY_KING, Rules
+from ..game.rules import Rules
 
 _BOTTOM = 52
 _rng = random.Random(20261130)
@@ -56,18 +56,11 @@ def _moves(piles: list[list[int]], found: list[int], rules: Rules):
         if not pile:
             continue
         card = pile[-1]
-        rank = card // 4 + 1
-        if found[card % 4] == rank - 1:
+        if found[card % 4] == card // 4:
             yield Move(src, None)
         for dst, host in enumerate(piles):
-            if dst == src:
-                continue
-            if host:
-                if host[-1] // 4 + 1 == rank + 1:
-                    yield Move(src, dst)
-            elif len(pile) > 1 and (
-                rules.empty_pile == EMPTY_ANY or (rules.empty_pile == EMPTY_KING and rank == rules.ranks)
-            ):
+            # A lone card into a space makes the same position up to pile order: no shortcut.
+            if dst != src and (host or len(pile) > 1) and rules.can_host(host[-1] if host else None, card):
                 yield Move(src, dst)
 
 

@@ -8,9 +8,10 @@ import numpy as np
 
 from ..game.engine import Move
 from ..kernels import suitblind as kernel
+from ..kernels.bundles import Walk
 from ..kernels.codes import LOST, PAUSED, STACK_FULL, TABLE_FULL, WON
 from ..kernels.table import MAX_TABLE_SLOTS
-from .arrays import CAPACITY_KEYS, WALK_KEYS, engine_move
+from .arrays import WALK_KEYS, engine_move
 from .dfs import DepthFirst
 from .memory import doubled, doubling_overhead, table_zeros
 
@@ -44,11 +45,12 @@ class Walks:
         self.trail = np.zeros((1 << 12, 3), dtype=np.int32)
         self.path = np.zeros((1 << 12, 2), dtype=np.int32)
         self.meta = np.zeros(kernel.HMETA_SIZE, dtype=np.int64)
-        won = kernel.chain_start(
-            root, run.rules.piles, run.rules.ranks, WALK_KEYS, self.table, self.stack, self.trail, self.meta
-        )
+        won = kernel.chain_start(root, run.rules.piles, run.rules.ranks, WALK_KEYS, self.arrays())
         self.status = WON if won else PAUSED
         self.gave_up = self.bytes() > self.memory
+
+    def arrays(self) -> Walk:
+        return Walk(self.table, self.stack, self.trail, self.path, self.meta)
 
     def named(self) -> tuple[int, int]:
         """How many of the lowest and of the highest ranks the game walked now keeps the suits of."""
@@ -101,11 +103,9 @@ class Walks:
                 self.gave_up = True  # the deal is left to the other searches
                 return
             self.status = PAUSED
-        ranks, empty, _ = run.kr
         self.status = kernel.chain_walk(
-            run.origin, run.where, ranks, empty, WALK_KEYS, self.table,
-            self.stack, self.trail, self.path, self.meta, self.schedule.walk_chunk, self.schedule.walk_chunk_work,
-            run.cap, CAPACITY_KEYS, run.ckeys, run.ctable, run.cmeta, self.schedule.walk_capacity_nodes,
+            self.arrays(), run.kr, WALK_KEYS, run.capacity_test(), self.schedule.walk_chunk,
+            self.schedule.walk_chunk_work, self.schedule.walk_capacity_nodes,
         )  # fmt: skip
 
     def advance(self, run: DepthFirst, seconds: float) -> None:
