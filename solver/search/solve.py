@@ -75,6 +75,29 @@ class _Beside:
         elif walks.open():
             walks.advance(run, owed)
 
+    def turn(self, run: DepthFirst, deadline: float | None, result: SolveResult) -> tuple[int | None, list[Move]]:
+        """Take a turn and note it in ``result``; the kernel status (WON, LOST) and winning line if it
+        decided the deal, else None."""
+        walks, root_test = self.walks, self.root_test
+        root_test_turn = root_test.open()  # then the walks do not grow this turn
+        self.take_turn(run, deadline)
+        if root_test_turn:  # at its largest, though it may have ended and let its table go
+            result.hold(run.bytes() + walks.bytes() + root_test.peak)
+        result.root_test_positions = root_test.positions()
+        if root_test.lost():
+            result.found_by = CAPACITY
+            return K_LOST, []
+        result.chain_positions = walks.positions()
+        result.chain_named, result.chain_named_high = walks.named()
+        result.hold(run.bytes() + self.bytes())
+        if walks.lost():
+            result.found_by = SUIT_BLIND
+            return K_LOST, []
+        if walks.won():
+            result.found_by = WALK
+            return K_WON, walks.winning_line(run)
+        return None, []
+
 
 def _root_test_lost(
     board: Board, rules: Rules, budget: Budget, schedule: Schedule, deadline: float | None, result: SolveResult
@@ -203,7 +226,7 @@ def solve(
         if report is not None and now >= next_report:
             next_report = now + report_every
             states = result.states + (0 if counted else current.positions())
-            walked = beside.walks.expanded() if beside else 0
+            walked = beside.walks.positions() if beside else 0
             report(Progress(now - began, states, walked, current.bytes() + held(), result.restarts + 1))
 
     if one_run and walk and _root_test_lost(board, rules, budget, schedule, deadline, result):
@@ -238,23 +261,9 @@ def solve(
         if walk and beside is None and result.states >= schedule.walks_after:
             beside = _Beside(run, beside_memory)
         if beside is not None:
-            root_test_turn = beside.root_test.open()  # then the walks do not grow this turn
-            beside.take_turn(run, deadline)
-            if root_test_turn:  # at its largest, though it may have ended and let its table go
-                result.hold(run.bytes() + beside.walks.bytes() + beside.root_test.peak)
-            result.root_test_positions = beside.root_test.positions()
-            if beside.root_test.lost():
-                status, result.found_by = K_LOST, CAPACITY
-                break
-            result.chain_positions = beside.walks.expanded()
-            result.chain_named, result.chain_named_high = beside.walks.named()
-            result.hold(run.bytes() + held())
-            if beside.walks.lost():
-                status, result.found_by = K_LOST, SUIT_BLIND
-                break
-            if beside.walks.won():
-                status, result.found_by = K_WON, WALK
-                path = beside.walks.winning_line(run)
+            decided, path = beside.turn(run, deadline, result)
+            if decided is not None:
+                status = decided
                 break
             tick(run, counted=True)
         result.restarts += 1

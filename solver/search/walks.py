@@ -29,7 +29,7 @@ class Walks:
         ranks = run.rules.ranks
         self.stages = [(low, high) for low, high in self.schedule.walk_games if low + high < ranks] + [(ranks, 0)]
         self.stage = -1
-        self.positions = 0  # expanded in the walks before this one
+        self.earlier = 0  # positions expanded in the walks before this one
         self.began, self.seconds = time.perf_counter(), 0.0
         self._next_game(run)
 
@@ -56,8 +56,9 @@ class Walks:
         """How many of the lowest and of the highest ranks the game walked now keeps the suits of."""
         return self.stages[self.stage]
 
-    def expanded(self) -> int:
-        return self.positions + int(self.meta[kernel.H_NODES])
+    def positions(self) -> int:
+        """Positions expanded in all the walks so far."""
+        return self.earlier + int(self.meta[kernel.H_NODES])
 
     def bytes(self) -> int:
         return self.table.nbytes + self.stack.nbytes + self.trail.nbytes + self.path.nbytes
@@ -95,7 +96,7 @@ class Walks:
         """One slice of the walk under way, after growing what it ran out of or moving to the next game
         (with the latest search's capacity cache, which grows)."""
         if self.status == WON:
-            self.positions = self.expanded()
+            self.earlier = self.positions()
             self._next_game(run)
             return
         if self.status in (TABLE_FULL, STACK_FULL):
