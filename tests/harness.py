@@ -18,9 +18,6 @@ from solver.kernels.table import INFO_BITS, KEY_HIGH, LOST_MARK, table_find
 from solver.search import LOST, WON, Budget, Schedule, memory, solve
 from solver.search.arrays import CAPACITY_KEYS, WALK_KEYS, ZOBRIST, kernel_rules, state_arrays
 
-CZ = CAPACITY_KEYS
-KEYS = WALK_KEYS
-
 
 def check_agreement(deals, schedule: Schedule | None = None, one_run: bool = False) -> dict:
     """Solve each corpus deal under ``schedule``; assert the reference's verdict and a replayed win;
@@ -38,35 +35,30 @@ def check_agreement(deals, schedule: Schedule | None = None, one_run: bool = Fal
     return counts
 
 
-def decide(cap, ckeys, ob, oh, rules, table_words: int, node_limit: int) -> int:
-    """The kernel's verdict on the abstract position in ``cap`` / ``ckeys`` (origin ``ob``, ``oh``),
-    with a fresh table of ``table_words`` words."""
-    table = np.zeros(table_words, dtype=np.uint64)
+def capacity_test(origin: Board, rules: Rules, table_words: int, allowance: int = 0) -> CapacityTest:
+    """A capacity test against ``origin`` with a fresh cache of ``table_words`` words."""
+    ob, oh, _ = state_arrays(origin, rules)
     cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-    test = CapacityTest(ob, oh, C.origin_places(ob, oh), cap, CZ, ckeys, table, cmeta)
-    return C.capacity_search(test, kernel_rules(rules), node_limit)
+    cmeta[C.C_ALLOWANCE] = allowance
+    cap, ckeys = np.zeros(C.CAP_SIZE, dtype=np.int32), np.zeros(2, dtype=np.uint64)
+    table = np.zeros(table_words, dtype=np.uint64)
+    return CapacityTest(ob, oh, C.origin_places(ob, oh), cap, CAPACITY_KEYS, ckeys, table, cmeta)
 
 
 def kernel_verdict(board: Board, origin: Board, rules, node_limit: int = 1 << 20) -> int:
     """The kernel's verdict on the abstraction of ``board`` against ``origin``, with a fresh table."""
-    b, h, f = state_arrays(board, rules)
-    ob, oh, _ = state_arrays(origin, rules)
-    cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
-    ckeys = np.zeros(2, dtype=np.uint64)
-    unused = np.zeros(2, dtype=np.uint64), np.zeros(C.CMETA_SIZE, dtype=np.int64)  # no cache, no counters here
-    C.abstract(b, h, f, CapacityTest(ob, oh, C.origin_places(ob, oh), cap, CZ, ckeys, *unused))
-    return decide(cap, ckeys, ob, oh, rules, 1 << 22, node_limit)
+    test = capacity_test(origin, rules, 1 << 22)
+    C.abstract(*state_arrays(board, rules), test)
+    return C.capacity_search(test, kernel_rules(rules), node_limit)
 
 
 def kernel_verdict_of(prefix, found, origin: Board, rules) -> int:
     """The kernel's verdict on the abstract position given by its prefix lengths and foundations."""
-    ob, oh, _ = state_arrays(origin, rules)
-    cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
-    ckeys = np.zeros(2, dtype=np.uint64)
+    test = capacity_test(origin, rules, 1 << 17)
     lengths, found = np.array(prefix, dtype=np.int32), np.array(found, dtype=np.int32)
-    C.abstract_prefixes(lengths, found, ob, rules.ranks, cap)
-    C._hash(lengths, found, CZ, ckeys)
-    return decide(cap, ckeys, ob, oh, rules, 1 << 17, 1 << 15)
+    C.abstract_prefixes(lengths, found, test.origin, rules.ranks, test.cap)
+    C._hash(lengths, found, CAPACITY_KEYS, test.keys)
+    return C.capacity_search(test, kernel_rules(rules), 1 << 15)
 
 
 def kernel_dead(board: Board, origin: Board, rules) -> bool:
@@ -90,21 +82,15 @@ def kernel_state(piles, found, nranks: int, board: Board | None = None, low: int
 def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True, met: list | None = None) -> int:
     """The kernel's verdict on an abstract position, with fresh tables (WON or LOST, kernel status codes);
     appends to ``met`` how many positions it met."""
-    ob, oh, _ = state_arrays(origin, rules)
     table = np.zeros(1 << 21, dtype=np.uint64)
     stack = np.zeros((1 << 14, state.size), dtype=np.int8)
     trail, path = np.zeros((1 << 14, 3), dtype=np.int32), np.zeros((1 << 14, 2), dtype=np.int32)
     meta = np.zeros(H.HMETA_SIZE, dtype=np.int64)
     walk = Walk(table, stack, trail, path, meta)
-    if H.chain_start(state, rules.piles, rules.ranks, KEYS, walk):
+    if H.chain_start(state, rules.piles, rules.ranks, WALK_KEYS, walk):
         return codes.WON
-    cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-    cmeta[C.C_ALLOWANCE] = 1 << 20
-    test = CapacityTest(
-        ob, oh, C.origin_places(ob, oh), np.zeros(C.CAP_SIZE, dtype=np.int32), CAPACITY_KEYS,
-        np.zeros(2, dtype=np.uint64), np.zeros(1 << 18, dtype=np.uint64), cmeta,
-    )  # fmt: skip
-    status = H.chain_walk(walk, kernel_rules(rules), KEYS, test, 1 << 30, 1 << 60, (1 << 14) if capacity else 0)
+    test = capacity_test(origin, rules, 1 << 18, allowance=1 << 20)
+    status = H.chain_walk(walk, kernel_rules(rules), WALK_KEYS, test, 1 << 30, 1 << 60, (1 << 14) if capacity else 0)
     assert status in (codes.WON, codes.LOST), status
     if met is not None:
         met.append(int(meta[H.H_COUNT]))

@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable
 
 from solver.game.board import Board
+from solver.game.cards import rank_of as rank
 from solver.game.deals import random_deal
 from solver.game.engine import apply_move, legal_moves, reference_search
 from solver.game.rules import EMPTY_ANY, EMPTY_KING, Rules
@@ -25,12 +26,16 @@ BEAM_RANKED = 8  # solver/kernels/beam.py: a level picks among its RANKED * widt
 BEAM_PER_ABSTRACT = 4  # ... and keeps at most this many positions of one abstract position
 
 
-def rank(card: int) -> int:
-    return card // 4 + 1
+def prefix_length(pile: tuple[int, ...], origin: tuple[int, ...]) -> int:
+    """How many bottom cards of ``pile`` are the dealt ones, ``origin`` (the relaxations' prefix)."""
+    n = 0
+    while n < min(len(pile), len(origin)) and pile[n] == origin[n]:
+        n += 1
+    return n
 
 
 class PlainModel:
-    """The abstract game of the module text, for one origin, written for clarity."""
+    """The abstract game of solver/kernels/capacity.py's module text, for one origin, written for clarity."""
 
     def __init__(self, origin: Board, rules, leaving_card_holds_nothing: bool = True):
         self.origin, self.rules = origin.piles, rules
@@ -44,17 +49,11 @@ class PlainModel:
         return self.memo[prefix, found]
 
     def abstract(self, board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        prefix = []
-        for pile, origin in zip(board.piles, self.origin, strict=True):
-            n = 0
-            while n < min(len(pile), len(origin)) and pile[n] == origin[n]:
-                n += 1
-            prefix.append(n)
+        prefix = [prefix_length(pile, origin) for pile, origin in zip(board.piles, self.origin, strict=True)]
         return tuple(prefix), tuple(board.foundations)
 
     def space_takes(self, r: int) -> bool:
-        rule = self.rules.empty_pile
-        return rule == EMPTY_ANY or (rule == EMPTY_KING and r == self.rules.ranks)
+        return self.rules.space_takes(r)
 
     def fits(self, prefix, found, left=None) -> bool:
         """Seat every free card by augmenting paths; ``left`` = (card, pile) that just left that pile's prefix
@@ -164,9 +163,7 @@ class PlainChains:
     def abstract(self, board: Board):
         piles = []
         for pile, origin in zip(board.piles, self.origin, strict=True):
-            n = 0
-            while n < min(len(pile), len(origin)) and pile[n] == origin[n]:
-                n += 1
+            n = prefix_length(pile, origin)
             bottom = rank(pile[0]) if n == 0 and pile else 0
             piles.append((n, len(pile) - n, bottom))
         return tuple(piles), tuple(board.foundations)
@@ -183,8 +180,7 @@ class PlainChains:
         return rank(card) > found[card % 4] and not in_prefix
 
     def space_takes(self, r: int) -> bool:
-        rule = self.rules.empty_pile
-        return rule == EMPTY_ANY or (rule == EMPTY_KING and r == self.rules.ranks)
+        return self.rules.space_takes(r)
 
     def ripe(self, piles, found) -> int | None:
         """The first pile whose prefix top must go up at once."""
@@ -262,8 +258,8 @@ class PlainChains:
 
 
 def choose_plainly(keys, abstract, width):
-    """What a level keeps, written plainly: best key first among the RANKED * width best, at most
-    PER_ABSTRACT of one abstract position, at most ``width``."""
+    """What a level keeps, written plainly: best key first among the BEAM_RANKED * width best, at most
+    BEAM_PER_ABSTRACT of one abstract position, at most ``width``."""
     ranked = sorted(range(len(keys)), key=lambda c: -keys[c])[: BEAM_RANKED * width]
     kept, per = [], {}
     for c in ranked:
@@ -305,5 +301,5 @@ def winnable_by_key(board: Board, rules: Rules, key: Callable[[Board], object], 
     fate: dict = {}
     for p, g in zip(positions, good, strict=True):
         k = key(p)
-        fate[k] = fate.get(key, False) or g  # equal keys: piles in another order, same fate
+        fate[k] = fate.get(k, False) or g  # equal keys: piles in another order, same fate
     return fate

@@ -31,21 +31,10 @@ def test_solver_agrees_with_reference_search(game):
     assert counts[WON] >= 100 and counts[LOST] >= 100, counts
 
 
-def lost_results(corpus_deals, schedule: Schedule) -> list:
-    """The solver's results on the corpus deals the reference search loses, each checked lost."""
-    results = []
-    for d in corpus_deals:
-        if not d.won:
-            result = solve(d.board, d.rules, Budget(seconds=None), schedule=schedule)
-            assert result.verdict == LOST, d.board.to_text()
-            results.append(result)
-    return results
-
-
 @pytest.mark.parametrize("game", ["good-measure", "portuguese-solitaire"])
 def test_relaxation_fires_on_lost_deals(game):
     """The relaxation of solver/kernels/position.py alone (the capacity test off) proves positions lost."""
-    results = lost_results(deals(f"small/{game}"), NO_CAPACITY)
+    results = check_agreement([d for d in deals(f"small/{game}") if not d.won], NO_CAPACITY)["results"]
     fired = sum(r.dead_ends > 0 for r in results)
     assert len(results) >= 30 and fired >= len(results) // 2, (len(results), fired)
 

@@ -17,7 +17,7 @@ from solver.game.engine import is_solution
 from solver.game.rules import GAMES, with_worrying_back
 from solver.kernels import beam as B
 from solver.kernels import codes as K
-from solver.kernels import dfs as D
+from solver.kernels import position as P
 from solver.search import LOST, WON, Budget, Schedule, solve
 from solver.search.beam import Beam, beam_root, beam_search
 from solver.search.dfs import DepthFirst
@@ -148,6 +148,6 @@ def test_a_narrow_beam_wins_a_deal_the_old_beams_left_unknown_at_60_seconds():
     (results/decide-1000.md); won by the fifth old beam, 256,000 wide, after 191 s.  Now 4,000 wide."""
     rules = GAMES["good-measure"]
     board = deal(rules, 214)
-    D.seed_random(0)
+    P.seed_random(0)
     line, _ = beam_search(board, rules, 4_000, None, NO_MARKS)
     assert line is not None and is_solution(board, line, rules)

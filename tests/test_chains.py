@@ -13,7 +13,7 @@ import random
 import numpy as np
 import pytest
 from corpus import deals
-from harness import KEYS, check_agreement, kernel_dead, kernel_state, kernel_walk
+from harness import check_agreement, kernel_dead, kernel_state, kernel_walk
 from naive import WALK_SIZES as SIZES
 from naive import PlainChains, WalkReference, walk_positions
 
@@ -24,6 +24,7 @@ from solver.kernels import capacity as C
 from solver.kernels import codes
 from solver.kernels import suitblind as H
 from solver.search import Budget, Schedule, solve
+from solver.search.arrays import WALK_KEYS
 from solver.search.dfs import DepthFirst
 from solver.search.walks import Walks
 
@@ -39,7 +40,7 @@ def _random_state(rng: random.Random, piles: int, low: int, high: int) -> np.nda
 
 def _hash(state: np.ndarray, piles: int) -> tuple[int, int]:
     out = np.zeros(2, dtype=np.uint64)
-    H._hash(state, piles, KEYS, out)
+    H._hash(state, piles, WALK_KEYS, out)
     return int(out[0]), int(out[1])
 
 
@@ -70,8 +71,8 @@ def test_the_hash_ignores_the_order_of_piles_without_a_prefix_and_a_child_hash_i
         keep = [c for r in range(piles) if r not in (p, q) for c in columns[r]]
         child[keep] = state[keep]
         parts, out = np.zeros((2, 2), dtype=np.uint64), np.zeros(2, dtype=np.uint64)
-        H._hash_parts(state, piles, KEYS, parts)
-        H._child_hash(state, child, piles, KEYS, parts, p, q, out)
+        H._hash_parts(state, piles, WALK_KEYS, parts)
+        H._child_hash(state, child, piles, WALK_KEYS, parts, p, q, out)
         assert (int(out[0]), int(out[1])) == _hash(child, piles)
     assert swapped >= 30, swapped
 
@@ -226,9 +227,9 @@ def test_good_measure_82_is_lost_in_the_suit_blind_game():
     rules = GAMES["good-measure"]
     run = DepthFirst(deal(rules, 82), rules, Budget())
     run.start()
-    chains = Walks(run, 1 << 30)
-    chains.advance(run, 60.0)
-    assert chains.status == codes.LOST and chains.meta[H.H_NODES] < 1_000_000
+    walks = Walks(run, 1 << 30)
+    walks.advance(run, 60.0)
+    assert walks.status == codes.LOST and walks.meta[H.H_NODES] < 1_000_000
 
 
 def test_a_walk_in_slices_keeps_to_each_slice_s_capacity_work_and_still_proves_good_measure_82_lost():
@@ -253,34 +254,34 @@ def _walk_the_games(game: str, number: int) -> tuple[Walks, DepthFirst]:
     rules = GAMES[game]
     run = DepthFirst(deal(rules, number), rules, Budget())
     run.start()
-    chains = Walks(run, 1 << 30)
-    while chains.open():
-        chains.advance(run, 60.0)
-    return chains, run
+    walks = Walks(run, 1 << 30)
+    while walks.open():
+        walks.advance(run, 60.0)
+    return walks, run
 
 
 def test_good_measure_505_is_lost_once_five_ranks_are_named():
     """Its suit-blind game is won; with the suits of Aces to Fives kept, lost (depth-first search: 52 s)."""
-    chains, _ = _walk_the_games("good-measure", 505)
-    assert chains.stage == 1 and chains.named() == (5, 0) and chains.status == codes.LOST
-    assert chains.positions() < 1_000_000
+    walks, _ = _walk_the_games("good-measure", 505)
+    assert walks.stage == 1 and walks.named() == (5, 0) and walks.status == codes.LOST
+    assert walks.positions() < 1_000_000
 
 
 def test_good_measure_560_is_lost_once_nines_to_kings_are_named():
     """Its suit-blind game and its game with Aces to Fives named are won; with the suits of Nines to Kings
     kept, lost after about 1.9M positions (the depth-first search: 31 minutes)."""
-    chains, _ = _walk_the_games("good-measure", 560)
-    assert chains.stage == 2 and chains.named() == (0, 5) and chains.status == codes.LOST
-    assert chains.positions() < 2_500_000
+    walks, _ = _walk_the_games("good-measure", 560)
+    assert walks.stage == 2 and walks.named() == (0, 5) and walks.status == codes.LOST
+    assert walks.positions() < 2_500_000
 
 
 def test_good_measure_538_is_won_by_the_walk_of_the_real_game():
     """A deal the depth-first search and beams leave unknown after 60 s; the real game's walk wins it in
     about 50,000 positions, with a line the reference engine replays."""
-    chains, run = _walk_the_games("good-measure", 538)
+    walks, run = _walk_the_games("good-measure", 538)
     rules = GAMES["good-measure"]
-    assert chains.won() and chains.named() == (rules.ranks, 0) and chains.positions() < 200_000
-    assert is_solution(deal(rules, 538), chains.winning_line(run), rules)
+    assert walks.won() and walks.named() == (rules.ranks, 0) and walks.positions() < 200_000
+    assert is_solution(deal(rules, 538), walks.winning_line(run), rules)
 
 
 def test_a_walk_short_of_memory_gives_up_and_the_deal_stays_unknown():

@@ -17,7 +17,7 @@ from naive import winnable_by_key
 from solver.game.deals import random_deal
 from solver.game.rules import GAMES
 from solver.kernels import codes as K
-from solver.kernels import dfs as D
+from solver.kernels import position as P
 from solver.search import LOST, Budget, Schedule, solve
 from solver.search.dfs import DepthFirst
 
@@ -34,13 +34,13 @@ def test_every_position_marked_lost_is_lost(game):
         board = random_deal(rules, rng)
         if solve(board, rules, Budget(seconds=None)).states < 40:  # too quick to cut short
             continue
-        fate = winnable_by_key(board, rules, lambda position, rules=rules: table_key(position, rules))
+        fate = winnable_by_key(board, rules, lambda position, rules=rules: table_key(position, rules), limit=15_000)
         if fate is None:
             continue
         deals += 1
         run = None
         for restart in range(8):  # runs cut short after a few positions, each seeded with the last one's marks
-            D.seed_random(restart)
+            P.seed_random(restart)
             run = DepthFirst(board, rules, Budget(seconds=None), noise=restart, before=run)
             status, _ = run.run(None, 8 << restart)
             marks = marked_lost(run.table)

@@ -25,7 +25,7 @@ def test_a_table_doubled_a_stretch_at_a_time_holds_every_entry_as_a_whole_copy_w
     """Stretches of 4,096 slots: the 2^18-slot table is memory-mapped, so each copied stretch is given back."""
     table, keys = filled(slots, T.TABLE_MAX_LOAD, seed=slots)
     whole = np.zeros(2 * table.size, dtype=np.uint64)
-    T.table_copy(table, whole)
+    T.table_copy_range(table, whole, 0, table.size // 2)
     mapped = memory.mapping(table) is not None
     assert mapped == (slots == 1 << 18)
     doubled = memory.doubled(table, stretch_slots=1 << 12)
@@ -57,7 +57,7 @@ before = status("VmRSS:")
 grown = memory.doubled(table, STRETCH) if sys.argv[2] == "stretches" else None
 if grown is None:
     grown = memory.table_zeros(2 * table.size)
-    T.table_copy(table, grown)
+    T.table_copy_range(table, grown, 0, table.size // 2)
 print(max(0, status("VmHWM:") - before) / grown.nbytes)
 """
 

@@ -77,7 +77,11 @@ class Rules:
         ``space_takes`` in solver/kernels/codes.py)."""
         if host is not None:
             return rank_of(host) == rank_of(card) + 1
-        return self.empty_pile == EMPTY_ANY or (self.empty_pile == EMPTY_KING and rank_of(card) == self.ranks)
+        return self.space_takes(rank_of(card))
+
+    def space_takes(self, rank: int) -> bool:
+        """Whether an empty pile may take a card of ``rank``."""
+        return self.empty_pile == EMPTY_ANY or (self.empty_pile == EMPTY_KING and rank == self.ranks)
 
     def describe(self) -> str:
         empty = {

@@ -3,6 +3,7 @@
 Private to the package: :mod:`solver.search` drives them.  One room per concern:
 
 - :mod:`.codes`: the numbers kernels and drivers agree on (rules, moves, statuses, ``meta``);
+- :mod:`.bundles`: the named tuples that kernel arguments travel in;
 - :mod:`.table`: the open-addressing transposition table, its growth and forgetting;
 - :mod:`.position`: hash, moves made and undone, safe moves, move generation, the first dead test;
 - :mod:`.dfs`: the depth-first search with Tarjan's lost marks;

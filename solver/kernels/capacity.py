@@ -100,7 +100,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .codes import EMPTY_NONE, LOST, MAX_PILES, UNDECIDED, WON, space_takes
+from ..game.rules import MAX_PILES
+from .codes import EMPTY_NONE, LOST, UNDECIDED, WON, space_takes
 from .table import TABLE_MAX_LOAD, set_info, table_find, table_info, table_lookup
 
 # A table entry's information is a status: UNDECIDED (being decided, or given up on), WON or LOST.
@@ -472,7 +473,7 @@ def _test(test, rules, node_limit):
 def capacity_dead(board, heights, found, rules, test, node_limit):
     """True when the abstraction of the position cannot be won, so neither can the position (module text).
 
-    Gives up (False) after ``node_limit`` abstract positions, or when the allowance ``cmeta[C_ALLOWANCE]``
+    Gives up (False) after ``node_limit`` abstract positions, or when the allowance ``test.meta[C_ALLOWANCE]``
     runs out, so that the tests never cost much more than the search they serve.  The table is a cache of
     exact verdicts: when it would overfill it is emptied, which costs time, never a verdict."""
     node_limit = _test_limit(test.table, test.meta, node_limit)

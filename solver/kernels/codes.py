@@ -31,8 +31,6 @@ META_SIZE = 12
 # A top card has at most 4 hosts (one per suit of the next rank), one space and its foundation.
 MAX_MOVES_PER_NODE = 6 * MAX_PILES + 4 * (4 + 1)  # ... and worrying back: 4 suits x (4 hosts + a space)
 
-__all__ = ["MAX_PILES"]
-
 
 @njit(cache=True, inline="always")
 def space_takes(rank, nranks, empty_rule):

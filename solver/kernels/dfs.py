@@ -11,9 +11,10 @@ Lost positions (``search``)
     moves ``generate_moves`` makes, each followed by the safe moves, and it has
     no edges out of dead positions (found dead by either test, so lost).
     From a position with a win, the pruned graph reaches a win: take a
-    shortest winning line W; its first move is no lone-card move (proof
-    above), so it is generated; after it and the safe moves, which never
-    lengthen a winning line (the W' above is no longer than W), a winning
+    shortest winning line W; its first move is no lone-card move (proof in
+    solver/kernels/position.py, "Lone cards stay put"), so it is generated;
+    after it and the safe moves, which never lengthen a winning line (the W'
+    of position.py, "Safe foundation moves", is no longer than W), a winning
     line shorter than W is left, so the child is not dead; induct on the
     length.  Hence a position from which the
     pruned graph reaches no win is lost.
@@ -60,12 +61,6 @@ from .codes import (
 )  # fmt: skip
 from .position import apply_move, generate_moves, play_safe_moves, relaxed_dead, undo_move, undo_safe_moves
 from .table import LOST_MARK, STALE_MARK, TABLE_MAX_LOAD, set_info, table_find, table_info
-
-
-@njit(cache=True)
-def seed_random(seed):
-    np.random.seed(seed)
-
 
 
 @njit(cache=True)

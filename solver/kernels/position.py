@@ -31,7 +31,7 @@ Safe foundation moves (``play_safe_moves``)
     is empty in both and may be filled under the same rule, and each
     foundation of W' is at W's height or at most one card above it only when
     that one card is c or an x, whose later moves were dropped.  W' wins.
-    Premises, checked by ``solver.search.solve.check_supported``: single-card moves,
+    Premises, checked by ``solver.game.rules.unsupported``: single-card moves,
     build by rank regardless of suit, no worrying back (with it, the search
     plays no safe moves).  What an empty pile takes does not matter: W'
     never has fewer empty piles than W.
@@ -80,6 +80,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..game.rules import MAX_PILES
 from .capacity import prefix_length
 from .codes import (
     BOTTOM,
@@ -90,7 +91,6 @@ from .codes import (
     M_IN_PLAY,
     M_LONE,
     MAX_MOVES_PER_NODE,
-    MAX_PILES,
     WORRY,
     space_takes,
 )
@@ -99,6 +99,13 @@ from .codes import (
 def zobrist_keys(seed: int = 20261130) -> np.ndarray:
     rng = np.random.default_rng(seed)
     return rng.integers(0, 2**64, size=(2, BOTTOM + 1, 52), dtype=np.uint64, endpoint=False)
+
+
+@njit(cache=True)
+def seed_random(seed):
+    """Seed numba's generator, which perturbs the move order of restarts (``noise``) and breaks the
+    beam's ties."""
+    np.random.seed(seed)
 
 
 @njit(cache=True)

@@ -154,8 +154,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..game.rules import MAX_PILES
 from .capacity import C_ALLOWANCE, C_NODES, capacity_dead_prefixes
-from .codes import EMPTY_ANY, EMPTY_KING, FOUNDATION, LOST, MAX_PILES, PAUSED, STACK_FULL, TABLE_FULL, WON, space_takes
+from .codes import EMPTY_ANY, EMPTY_KING, FOUNDATION, LOST, PAUSED, STACK_FULL, TABLE_FULL, WON, space_takes
 from .table import TABLE_MAX_LOAD, table_find
 
 # Slots of ``meta``: the stack's height, the table's entries, positions expanded, positions the
@@ -389,10 +390,10 @@ def chain_walk(walk, rules, zk, test, node_limit, work_limit, cap_limit):
     abstract positions in all (the allowance saved may be large: this keeps the clock); returns a
     status (module text, "Deciding").
 
-    ``trail`` holds the depth of each position on the stack and the move (source pile, target pile
-    or ``FOUNDATION``) that made it; ``path[d]`` the move to the position of depth d last
-    expanded (a position on the stack is a child of the last one expanded at the depth above it), so
-    once won ``path[1 : meta[H_WON_DEPTH] + 1]`` is the winning line.
+    ``walk.trail`` holds the depth of each position on ``walk.stack`` and the move (source pile,
+    target pile or ``FOUNDATION``) that made it; ``walk.path[d]`` the move to the position of depth d
+    last expanded (a position on the stack is a child of the last one expanded at the depth above it),
+    so once won ``walk.path[1 : walk.meta[H_WON_DEPTH] + 1]`` is the winning line.
     The capacity test ``test`` (its cache and counters) is the depth-first search's (same origin, same
     abstract game); each position expanded adds one to its allowance; each of its tests searches at most
     ``cap_limit`` abstract positions."""

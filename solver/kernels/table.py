@@ -18,7 +18,7 @@ Forgetting when memory is short (``table_evict``)
     When the table may not grow, the search forgets every stale entry and
     about half the lost marks, keeping every open position.  A forgotten
     position is searched again as new if met, which costs time, never a
-    verdict: the closing argument above needs every position reachable from
+    verdict: the closing argument (solver/kernels/dfs.py, "Lost positions") needs every position reachable from
     a closing component to be in it, in one closed before, or marked lost,
     and a position searched again is in one of the first two like any
     other.  Open positions keep their numbers and slots on the component
@@ -93,12 +93,6 @@ def table_copy_range(old, new, start, stop):
     for i in range(2 * start, 2 * stop, 2):
         if old[i] != 0:
             table_find(new, old[i], old[i + 1], np.int64(old[i + 1] & INFO_BITS))
-
-
-@njit(cache=True)
-def table_copy(old, new):
-    """Store every entry of ``old`` in the (larger) table ``new``."""
-    table_copy_range(old, new, 0, old.shape[0] // 2)
 
 
 @njit(cache=True)

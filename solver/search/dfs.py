@@ -188,8 +188,7 @@ class DepthFirst:
         )
 
     def root_is_dead(self) -> bool:
-        ranks, empty, worry = self.kr
-        if relaxed_dead(self.board, self.heights, self.found, ranks, empty, worry, self.scratch):
+        if relaxed_dead(self.board, self.heights, self.found, *self.kr, self.scratch):
             return True
         limit = self.capacity_limit()
         return limit > 0 and C.capacity_dead(self.board, self.heights, self.found, self.kr, self.capacity_test(), limit)
@@ -212,9 +211,8 @@ class DepthFirst:
 
     def winning_line(self) -> list[Move]:
         """The moves on the stack, safe moves included, in play order."""
-        moves: list[Move] = []
-        autos = iter(int(p) for p in self.auto_src[: self.meta[M_AUTO_TOP]])
-        moves += [Move(next(autos)) for _ in range(self.meta[M_ROOT_AUTOS])]
+        moves = self.root_moves()
+        autos = iter(int(p) for p in self.auto_src[self.meta[M_ROOT_AUTOS] : self.meta[M_AUTO_TOP]])
         for d in range(self.meta[M_DEPTH]):
             moves.append(engine_move(self.path_src[d], self.path_dst[d]))
             moves += [Move(next(autos)) for _ in range(self.path_autos[d])]

@@ -7,10 +7,8 @@ import time
 import numpy as np
 
 from ..kernels import capacity as C
-from ..kernels.bundles import CapacityTest
 from ..kernels.codes import LOST, UNDECIDED
 from ..kernels.table import TABLE_MAX_LOAD
-from .arrays import CAPACITY_KEYS
 from .dfs import DepthFirst
 from .memory import doubled, doubling_overhead, table_zeros
 
@@ -70,9 +68,7 @@ class RootTest:
             if not self._room():
                 self.gave_up = True  # the deal is left to the other searches
                 break
-            test = CapacityTest(
-                run.origin, run.origin_heights, run.where, self.cap, CAPACITY_KEYS, self.ckeys, self.table, self.cmeta
-            )
+            test = run.capacity_test()._replace(cap=self.cap, keys=self.ckeys, table=self.table, meta=self.cmeta)
             C.abstract(run.origin, run.origin_heights, run.origin_found, test)
             self.status = C.capacity_search(test, run.kr, self.schedule.root_test_slice)
         self.seconds += time.perf_counter() - began

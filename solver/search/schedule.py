@@ -18,8 +18,8 @@ RUN_GROWTHS = ("luby", "double", "fixed")
 @dataclass(frozen=True)
 class Schedule:
     # Depth-first runs (solver/search/dfs.py).
-    run_nodes: int = 1 << 12  # new positions of the first run before a restart; see runs()
-    run_growth: str = "luby"  # how later runs grow: "luby", "double" or "fixed" (see runs())
+    run_nodes: int = 1 << 12  # new positions of the first run before a restart; see run_cap()
+    run_growth: str = "luby"  # how later runs grow: "luby", "double" or "fixed" (see run_cap())
     max_noise: int = 3  # how far a restart may perturb the move order
     chunk_nodes: int = 1 << 16  # at most this many new positions between two looks at the clock
     chunk_work: int = 1 << 17  # ... and at most this many moves tried
@@ -70,8 +70,8 @@ class Schedule:
     def beam_due(self, beams: int) -> int:
         """Depth-first positions searched before beam number ``beams`` (from 0) runs.
 
-        Beam k is ``beam_first_width * 4**k`` wide and comes after
-        ``beam_first_after * 4**k`` depth-first positions: both grow at the same
+        Beam k is ``beam_first_width * beam_growth**k`` wide and comes after
+        ``beam_first_after * beam_growth**k`` depth-first positions (growth 4): both grow at the same
         pace and the beams take about 40% of the time.  Wide beams are what find
         the last wins (a 64,000-wide beam won 5 of 25 deals the rest left), and a
         beam 4 times wider rather than twice costs fewer, larger steps.  The first

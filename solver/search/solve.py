@@ -21,10 +21,10 @@ from ..game.board import Board
 from ..game.engine import Move, is_solution
 from ..game.rules import GAMES, Rules, unsupported
 from ..kernels import capacity, codes
-from ..kernels import dfs as dfs_kernel
 from ..kernels.codes import LOST as K_LOST
 from ..kernels.codes import WON as K_WON
-from ..kernels.table import forget_open, open_keys, repoint, table_copy, table_evict
+from ..kernels.position import seed_random
+from ..kernels.table import forget_open, open_keys, repoint, table_evict
 from .beam import beam_bytes, beam_search
 from .dfs import DepthFirst
 from .memory import doubled
@@ -238,7 +238,7 @@ def solve(
         cap = None if one_run else schedule.run_cap(result.restarts)
         if budget.states is not None and (cap is None or budget.states - result.states <= cap):
             cap = budget.states - result.states
-        dfs_kernel.seed_random(result.restarts)
+        seed_random(result.restarts)
         run = DepthFirst(board, rules, search_budget, schedule, min(result.restarts, schedule.max_noise), run)
         status, reason = run.run(deadline, cap, tick)
         _count_run(result, run)
@@ -304,4 +304,3 @@ def warm_up() -> None:
     doubled(table)
     table_evict(np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, 1)
     forget_open(np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64), np.zeros(codes.META_SIZE, np.int64))
-    table_copy(np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))

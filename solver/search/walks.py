@@ -99,11 +99,9 @@ class Walks:
             self.earlier = self.positions()
             self._next_game(run)
             return
-        if self.status in (TABLE_FULL, STACK_FULL):
-            if not self._grow():
-                self.gave_up = True  # the deal is left to the other searches
-                return
-            self.status = PAUSED
+        if self.status in (TABLE_FULL, STACK_FULL) and not self._grow():
+            self.gave_up = True  # the deal is left to the other searches
+            return
         self.status = kernel.chain_walk(
             self.arrays(), run.kr, WALK_KEYS, run.capacity_test(), self.schedule.walk_chunk,
             self.schedule.walk_chunk_work, self.schedule.walk_capacity_nodes,
