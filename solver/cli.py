@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from .game.deals import DealNumberError, deal
 from .game.engine import describe_moves
 from .game.rules import GAMES, Rules, UnknownGameError, get_rules, with_worrying_back
 from .game.variants import RulesFileError, load_rules_file
+from .html import replay_page, report_page
 from .search import Budget, Progress, SolveResult, UnsupportedRulesError, solve, warm_up
 
 GAME_HELP = f"One of: {', '.join(GAMES)}; or a variant's rules file, FILE.toml."
@@ -83,9 +85,15 @@ def main() -> None:
     metavar="SECONDS",
     help="Every SECONDS, print the time, positions searched and walked, and memory held to standard error.",
 )
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Also write a self-contained page that shows the deal and steps through the solution.",
+)
 @WORRYING_BACK
 def solve_command(
-    game, number, board_file, timeout, memory, max_states, as_json, one_run, report_every, worrying_back
+    game, number, board_file, timeout, memory, max_states, as_json, one_run, report_every, html_file, worrying_back
 ) -> None:
     """Decide one deal: won (with the winning moves), lost, or unknown."""
     rules = _rules_or_fail(game, worrying_back)
@@ -119,6 +127,8 @@ def solve_command(
         click.echo(json.dumps(_json_record(rules, source, number, board, result)))
     else:
         _print_text(rules, source, board, result)
+    if html_file:
+        _write_page(html_file, lambda: replay_page(board, rules, result, source, budget), not as_json)
 
 
 @main.command("winrate")
@@ -132,9 +142,15 @@ def solve_command(
 @click.option("--max-states", type=int, default=None, help="Positions per deal before `unknown`.")
 @click.option("--scheduler", help="A Dask scheduler address (tcp://host:8786) to run the batch on.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Also write a self-contained report: the rate, its interval, plots, the lost and unknown deals.",
+)
 @WORRYING_BACK
 def winrate_command(
-    game, deal_range, count, jobs, output, timeout, memory, max_states, scheduler, progress, worrying_back
+    game, deal_range, count, jobs, output, timeout, memory, max_states, scheduler, progress, html_file, worrying_back
 ) -> None:
     """Solve a batch of deals and estimate the win rate, with its 95% Wilson interval.
 
@@ -179,6 +195,19 @@ def winrate_command(
         f"Time per deal: median {seconds[len(seconds) // 2]:.3f} s, max {seconds[-1]:.3f} s, "
         f"total {sum(seconds):.1f} s.  Records: {path}"
     )
+    if html_file:
+        command = " ".join(["bakers", *(shlex.quote(arg) for arg in sys.argv[1:])])
+        _write_page(html_file, lambda: report_page(rules, records, tally, command), True)
+
+
+def _write_page(path: str, make, say: bool) -> None:
+    """Write the page that ``make`` returns to ``path``; a path that cannot be written is bad input."""
+    try:
+        Path(path).write_text(make(), encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"--html {path}: {err.strerror or err}") from None
+    if say:
+        click.echo(f"Page: {path}")
 
 
 def _print_progress(progress: Progress) -> None:
@@ -209,15 +238,6 @@ def _json_record(rules, source, number, board, result: SolveResult) -> dict:
     }
 
 
-def _kept_suits(result: SolveResult) -> str:
-    """Which suits the walk's game that lost kept (solver/kernels/suitblind.py, "Named ranks")."""
-    if result.chain_named_high:
-        return f", but those of the {result.chain_named_high} highest ranks,"
-    if result.chain_named:
-        return f", but those of the {result.chain_named} lowest ranks,"
-    return ""
-
-
 def _print_text(rules, source, board, result: SolveResult) -> None:
     click.echo(f"{rules.title}, {source}")
     click.echo(rules.describe())
@@ -228,16 +248,7 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
         click.echo(f"Foundations: {' '.join(ups)}")
     for p, pile in enumerate(board.piles, 1):
         click.echo(f"  pile {p:2d}: {' '.join(card_text(c) for c in pile) or '(empty)'}")
-    explain = {
-        "won": "a winning line was found and replayed legally",
-        "lost": {
-            "depth-first": "every reachable position was searched: no win exists",
-            "suit-blind": f"not even the game with the suits of moved cards forgotten{_kept_suits(result)} can be won",
-            "capacity": "not even the game that forgets where moved cards lie, counting hosts, can be won",
-        }.get(result.found_by, ""),
-        "unknown": f"the {result.reason} budget ran out first",
-    }[result.verdict]
-    click.echo(f"Verdict: {result.verdict} ({explain})")
+    click.echo(f"Verdict: {result.verdict} ({result.explanation()})")
     click.echo(f"States searched: {result.states:,}   time: {result.seconds:.3f} s")
     if result.moves:
         click.echo(f"Winning moves ({len(result.moves)}):")

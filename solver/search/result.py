@@ -50,6 +50,23 @@ class SolveResult:
         """Note that the searches held ``memory`` bytes at once."""
         self.memory = max(self.memory, memory)
 
+    def explanation(self) -> str:
+        """Why the verdict holds, in a line for the person who asked."""
+        if self.verdict == WON:
+            return "a winning line was found and replayed legally"
+        if self.verdict == UNKNOWN:
+            return f"the {self.reason} budget ran out first"
+        kept = ""
+        if self.chain_named_high:
+            kept = f", but those of the {self.chain_named_high} highest ranks,"
+        elif self.chain_named:
+            kept = f", but those of the {self.chain_named} lowest ranks,"
+        return {
+            DEPTH_FIRST: "every reachable position was searched: no win exists",
+            SUIT_BLIND: f"not even the game with the suits of moved cards forgotten{kept} can be won",
+            CAPACITY: "not even the game that forgets where moved cards lie, counting hosts, can be won",
+        }.get(self.found_by, "")
+
     def record(self) -> dict:
         """The fields of a batch record or a ``--json`` answer that say what the solve found."""
         return {
