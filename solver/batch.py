@@ -8,9 +8,12 @@ rest.  A lock file keeps two batches from writing to one output.
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import json
 import multiprocessing as mp
+import os
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -95,13 +98,26 @@ def _solve_task(task: tuple[Rules, int, Budget]) -> dict:
     return solve_record(*task)
 
 
+def _die_with_parent() -> None:
+    """A worker's initializer: on Linux, ask to be killed when the batch process dies, however it dies.
+    A worker left running after a ``kill -9`` would hold the output's lock (inherited at the fork) until
+    its deal ended, and the rerun that should resume would be refused."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: nothing to ask
+        return
+    if os.getppid() == 1:  # the parent died before the request: go now
+        os._exit(1)
+
+
 def _local_results(tasks: list[tuple[Rules, int, Budget]], jobs: int) -> Iterator[dict]:
     # Compile or load the kernels before any worker is forked, so none does it again.
     warm_up()
     if jobs <= 1:
         yield from map(_solve_task, tasks)
         return
-    with mp.get_context("fork").Pool(jobs) as pool:
+    with mp.get_context("fork").Pool(jobs, initializer=_die_with_parent) as pool:
         yield from pool.imap_unordered(_solve_task, tasks)
 
 
@@ -128,6 +144,10 @@ def run_batch(
 ) -> list[dict]:
     """Solve every deal in ``numbers`` not yet recorded in ``output``; returns all their records in order."""
     output = Path(output)
+    if output.exists() and not output.is_file():  # a device or a pipe would be read forever, or hang
+        raise BatchError(f"{output} is not a regular file: records go to a file, e.g. results.jsonl")
+    if not output.parent.is_dir():
+        raise BatchError(f"{output}: there is no folder {output.parent}")
     numbers = list(numbers)
     with exclusive(output):
         known = {r["deal"]: r for r in read_records(output) if r["game"] == rules.name}

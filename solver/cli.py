@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .batch import BatchError, parse_deals, run_batch, summarize
 from .game.board import BoardError, parse_board
 from .game.cards import card_text
 from .game.deals import DealNumberError, deal
 from .game.engine import describe_moves
-from .game.rules import GAMES, Rules, UnknownGameError, get_rules, with_worrying_back
+from .game.rules import GAMES, Rules, UnknownGameError, get_rules, unsupported, with_worrying_back
 from .game.variants import RulesFileError, load_rules_file
-from .html import replay_page, report_page
-from .search import Budget, Progress, SolveResult, UnsupportedRulesError, solve, warm_up
+
+if TYPE_CHECKING:
+    from .search import Progress, SolveResult
+
+# The solver, the batch and the pages are imported inside the commands that use them: numba takes a good
+# part of a second to load, which --help and a refused argument need not wait for.
 
 GAME_HELP = f"One of: {', '.join(GAMES)}; or a variant's rules file, FILE.toml."
 
@@ -39,7 +44,23 @@ def parse_memory(text: str) -> int:
     value = int(float(m.group(1)) * scale)
     if value < 1 << 16:
         raise InputError(f"--memory {text!r}: at least 64K is needed")
+    machine = _machine_memory()
+    if machine and value > machine:
+        raise InputError(f"--memory {text!r}: this machine has {machine / 2**30:.1f} GiB")
     return value
+
+
+def _machine_memory() -> int:
+    """Bytes of memory the machine has (0 where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 0
+
+
+def check_timeout(timeout: float) -> None:
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise InputError(f"--timeout {timeout}: give a positive number of seconds")
 
 
 def _rules_or_fail(game: str, worrying_back: bool) -> Rules:
@@ -99,8 +120,7 @@ def solve_command(
     rules = _rules_or_fail(game, worrying_back)
     if (number is None) == (board_file is None):
         raise InputError("give exactly one of --deal NUMBER and --board FILE")
-    if timeout <= 0:
-        raise InputError("--timeout must be positive")
+    check_timeout(timeout)
     if max_states is not None and max_states <= 0:
         raise InputError("--max-states must be positive")
     if report_every is not None and not report_every > 0:
@@ -116,18 +136,24 @@ def solve_command(
         raise InputError(str(err)) from None
     except UnicodeDecodeError:
         raise InputError(f"board {board_file.name}: not a text file (UTF-8)") from None
-    try:
-        warm_up()
-        budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
-        report = None if report_every is None else _print_progress
-        result = solve(board, rules, budget, one_run=one_run, report=report, report_every=report_every or 10.0)
-    except UnsupportedRulesError as err:
-        raise InputError(str(err)) from None
+    from .search import Budget
+
+    budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
+    problem = unsupported(rules)
+    if problem:
+        raise InputError(f"{rules.title}: {problem}")
+    from .search import solve
+
+    _warm_up()
+    report = None if report_every is None else _print_progress
+    result = solve(board, rules, budget, one_run=one_run, report=report, report_every=report_every or 10.0)
     if as_json:
         click.echo(json.dumps(_json_record(rules, source, number, board, result)))
     else:
         _print_text(rules, source, board, result)
     if html_file:
+        from .html import replay_page
+
         _write_page(html_file, lambda: replay_page(board, rules, result, source, budget), not as_json)
 
 
@@ -158,13 +184,17 @@ def winrate_command(
     same command resumes where an interrupted run stopped."""
     from tqdm import tqdm
 
+    from .batch import BatchError, parse_deals, run_batch, summarize
+    from .search import Budget
+
     rules = _rules_or_fail(game, worrying_back)
     if (deal_range is None) == (count is None):
         raise InputError("give exactly one of --deals RANGE and --count N")
     if count is not None and count < 1:
         raise InputError("--count must be at least 1")
-    if timeout <= 0 or (max_states is not None and max_states <= 0):
-        raise InputError("--timeout and --max-states must be positive")
+    check_timeout(timeout)
+    if max_states is not None and max_states <= 0:
+        raise InputError("--max-states must be positive")
     if jobs is not None and jobs < 1:
         raise InputError("--jobs must be at least 1")
     try:
@@ -173,6 +203,8 @@ def winrate_command(
         raise InputError(str(err)) from None
     budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
     path = Path(output or f"winrate-{rules.name}.jsonl")
+    if scheduler is None:
+        _warm_up()
     bar = tqdm(total=len(numbers), unit="deal", disable=not progress, dynamic_ncols=True)
 
     def show(record, tally) -> None:
@@ -196,6 +228,8 @@ def winrate_command(
         f"total {sum(seconds):.1f} s.  Records: {path}"
     )
     if html_file:
+        from .html import report_page
+
         command = " ".join(["bakers", *(shlex.quote(arg) for arg in sys.argv[1:])])
         _write_page(html_file, lambda: report_page(rules, records, tally, command), True)
 
@@ -208,6 +242,23 @@ def _write_page(path: str, make, say: bool) -> None:
         raise InputError(f"--html {path}: {err.strerror or err}") from None
     if say:
         click.echo(f"Page: {path}")
+
+
+def _warm_up() -> None:
+    """Load the compiled kernels, compiling them first where this version has none yet, and say so: it
+    takes about a minute, once."""
+    import time
+
+    from .kernels.cache import is_warm
+    from .search import warm_up
+
+    if is_warm():
+        warm_up()
+        return
+    click.echo("Compiling the solver's kernels (first run of this version only, about a minute)...", err=True)
+    began = time.perf_counter()
+    warm_up()
+    click.echo(f"Compiled in {time.perf_counter() - began:.0f} s.", err=True)
 
 
 def _print_progress(progress: Progress) -> None:
@@ -246,6 +297,7 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
     if any(board.foundations):
         ups = [card_text((r - 1) * 4 + s) for s, r in enumerate(board.foundations) if r]
         click.echo(f"Foundations: {' '.join(ups)}")
+    click.echo("Piles, each from its bottom card to its playable card (the last):")
     for p, pile in enumerate(board.piles, 1):
         click.echo(f"  pile {p:2d}: {' '.join(card_text(c) for c in pile) or '(empty)'}")
     click.echo(f"Verdict: {result.verdict} ({result.explanation()})")

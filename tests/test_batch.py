@@ -54,6 +54,16 @@ def test_records_resume_and_torn_line(tmp_path):
     assert summarize(again).deals == 8
 
 
+@pytest.mark.parametrize("output", ["/dev/null", "/dev/zero", "/dev/full", "{tmp}/missing/bd.jsonl", "{tmp}"])
+def test_an_output_that_is_no_file_is_refused_at_once(output, tmp_path):
+    runner = CliRunner()
+    args = ["winrate", "-g", "bakers-dozen", "-d", "1-2", "--no-progress", "-o", output.format(tmp=tmp_path)]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert any(why in result.output for why in ("not a regular file", "there is no folder", "is a directory"))
+    assert not (tmp_path / "missing").exists()
+
+
 def test_corrupt_record_is_refused(tmp_path):
     out = tmp_path / "bd.jsonl"
     out.write_text('{"game": "bakers-dozen", "deal": 1, "verdict": "won"}\nnot json\n{"x": 1}\n')

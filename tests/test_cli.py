@@ -27,7 +27,7 @@ def test_solve_a_deal_prints_layout_verdict_and_numbered_moves():
     assert "Baker's Dozen, PySolFC deal 5" in out.output
     assert "pile 13: AC JD 2C AH" in out.output
     assert "Verdict: won" in out.output
-    assert "  1. AS to foundation" in out.output
+    assert "  1. AS from pile " in out.output and " to foundation" in out.output
     assert " from pile " in out.output and "onto" in out.output
 
 
@@ -81,7 +81,13 @@ def test_board_from_stdin():
         (["--game", "bakers-dozen", "--board", "-"], "AS 2S\n", "has 13 piles"),
         (["--game", "bakers-dozen", "--board", "-"], "AS ZZ\n", "line 1: 'ZZ' is not a card"),
         (["--game", "bakers-dozen", "--deal", "1", "--memory", "lots"], None, "--memory 'lots'"),
-        (["--game", "bakers-dozen", "--deal", "1", "--timeout", "0"], None, "--timeout must be positive"),
+        (["--game", "bakers-dozen", "--deal", "1", "--timeout", "0"], None, "give a positive number of seconds"),
+        (["--game", "bakers-dozen", "--deal", "1", "--timeout", "nan"], None, "--timeout nan: give a positive"),
+        (["--game", "bakers-dozen", "--deal", "1", "--timeout", "inf"], None, "--timeout inf: give a positive"),
+        (["--game", "bakers-dozen", "--deal", "1", "--memory", "100T"], None, "--memory '100T': this machine has"),
+        (["--game", "bakers-dozen", "--board", "-"], "AS " + "Z" * 4096 + "\n", "'ZZZZZZZZZZZZZZZZZZZZZZZZ'... (4,096"),
+        (["--game", "bakers-dozen", "--board", "-"], "AS 2S\n" * 20_000, "120,000 characters: not a board"),
+        (["--game", "bakers-dozen", "--board", "-"], "Freecells: AS\n: 2S\n", "line 1: a free cell holds a card"),
         (["--game", "bakers-dozen", "--deal", "x"], None, "'x' is not a valid integer"),
     ],
 )
@@ -90,6 +96,20 @@ def test_bad_input_exits_2_with_a_message(args, stdin, message):
     assert out.exit_code == 2, out.output
     assert message in out.output
     assert "Traceback" not in out.output
+
+
+def test_a_long_bad_token_is_shown_once_and_cut_short():
+    out = run("solve", "--game", "bakers-dozen", "--board", "-", stdin="AS " + "Z" * 4096 + "\n")
+    assert out.exit_code == 2 and out.output.count("'ZZ") == 1 and len(out.output) < 200, out.output
+
+
+def test_freecell_solver_dumps_and_a_byte_order_mark_are_read():
+    board = deal(GAMES["good-measure"], 3)
+    founds, *piles = board.to_text().replace("Foundations:", "Founds:").splitlines()
+    fcs = f"{founds}\nFreecells:  -  -\n" + "".join(f": {line}\n" for line in piles)
+    assert parse_board(fcs) == board == parse_board("\ufeff" + board.to_text())
+    out = run("solve", "--game", "good-measure", "--board", "-", "--json", stdin="\ufeff" + fcs)
+    assert out.exit_code == 0 and json.loads(out.output)["verdict"] == "won", out.output
 
 
 def test_unknown_when_the_memory_budget_runs_out():

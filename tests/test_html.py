@@ -53,7 +53,7 @@ def test_lost_and_unknown_pages_show_the_deal_and_say_why():
     rules = GAMES["good-measure"]
     _, result, page = solved_page(rules, 1)  # lost at the root
     data = page_data(page)
-    assert data["verdict"] == "lost" and "no win exists" in data["explanation"] and data["moves"] == []
+    assert data["verdict"] == "lost" and "before any search" in data["explanation"] and data["moves"] == []
     assert len(data["frames"]) == 1 and sum(map(len, data["frames"][0]["piles"])) == 50
     board = deal(rules, 462)
     budget = Budget(seconds=None, states=1000)

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from solver.batch import read_records, run_batch
 from solver.game.deals import deal
@@ -104,3 +105,58 @@ def test_timeout_holds_in_a_batch(tmp_path):
     records = read_records(out)
     assert [r["reason"] for r in records] == ["time"] * 4
     assert all(0.5 <= r["seconds"] < 0.7 for r in records), records
+
+
+REFUSED_MEMORY = """
+import resource, sys
+from solver import GAMES, Budget, deal, solve, warm_up
+warm_up()
+vm = next(int(line.split()[1]) * 1024 for line in open("/proc/self/status") if line.startswith("VmSize:"))
+resource.setrlimit(resource.RLIMIT_AS, (vm + (100 << 20), vm + (100 << 20)))  # 100 MiB more, whatever is asked
+rules = GAMES["good-measure"]
+result = solve(deal(rules, 462), rules, Budget(seconds=60, memory=16 << 30))
+print(result.verdict, result.reason)
+"""
+
+
+def test_memory_the_system_refuses_is_unknown_memory_not_a_traceback():
+    """Good Measure 462 holds about 300 MiB before it is lost; here the system grants 100 MiB past what
+    the process holds, though the budget says 16 GiB: the table's growth is refused (OSError from the
+    memory map), and the answer is `unknown (memory)`."""
+    out = subprocess.run([sys.executable, "-c", REFUSED_MEMORY], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.split() == ["unknown", "memory"], out.stderr[-2000:]
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return not any(line.startswith("State:") and "Z" in line for line in status)
+    except FileNotFoundError:
+        return False
+
+
+def test_workers_die_with_a_killed_batch_and_free_its_output_at_once(tmp_path):
+    """``kill -9`` of the batch process alone (not its group): its workers, busy with deals that take a
+    minute, go with it, so the output's lock is free and a rerun may resume at once."""
+    from solver.batch import exclusive
+
+    out = tmp_path / "gm.jsonl"
+    unknown_at_60s = "1187,1889,2238,2323"  # Good Measure deals no search here decides within a minute
+    proc = subprocess.Popen([*winrate(out, "-g", "good-measure", "-d", unknown_at_60s, "-t", "60", "-j", "2")])
+    deadline = time.time() + 60
+    workers: list[int] = []
+    while len(workers) < 2 and time.time() < deadline:
+        time.sleep(0.2)
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        workers = [int(pid) for pid in children.read_text().split()] if children.exists() else []
+    assert len(workers) == 2, "the batch started no workers"
+    time.sleep(1.0)  # into their deals
+    proc.kill()
+    proc.wait()
+    gone_by = time.time() + 5
+    while any(_alive(pid) for pid in workers) and time.time() < gone_by:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers), "a worker outlived its batch"
+    with exclusive(out):  # refused with BatchError while a worker holds the lock
+        pass

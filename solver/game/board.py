@@ -4,15 +4,19 @@ The text is the one of ``RULES.md`` (PySolFC and Freecell Solver write it
 too): an optional ``Foundations:`` line, then one pile per line, bottom card
 first and the playable card last.  A pile line may start with ``:`` (Freecell
 Solver's style); an empty pile is written ``-``.  Blank lines and lines
-starting with ``#`` are skipped.
+starting with ``#`` are skipped.  Freecell Solver's own dumps are read too:
+``Founds:`` for the foundations, and a ``Freecells:`` line, which must hold
+no card (this family has no cells).  A UTF-8 byte order mark is skipped.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of
+from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of, shown
 from .rules import Rules
+
+MAX_BOARD_TEXT = 1 << 16  # characters: the largest family board is 104 cards, a few hundred characters
 
 
 class BoardError(ValueError):
@@ -81,31 +85,38 @@ def _parse_foundations(text: str, line_no: int) -> tuple[int, int, int, int]:
     for item in text.split():
         suit_text, sep, rank_text = item.partition("-")
         if not sep:
-            raise BoardError(f"line {line_no}: foundation {item!r} is not SUIT-RANK (e.g. H-A, S-0)")
+            raise BoardError(f"line {line_no}: foundation {shown(item)} is not SUIT-RANK (e.g. H-A, S-0)")
         try:
             suit, rank = parse_suit(suit_text), parse_rank(rank_text)
         except CardError as err:
-            raise BoardError(f"line {line_no}: foundation {item!r}: {err}") from None
+            raise BoardError(f"line {line_no}: foundation {shown(item)}: {err}") from None
         tops[suit] = rank
     return (tops[0], tops[1], tops[2], tops[3])
 
 
 def parse_board(text: str) -> Board:
     """Read a board text; the error names the line and what is wrong with it."""
+    if len(text) > MAX_BOARD_TEXT:
+        raise BoardError(f"the board text has {len(text):,} characters: not a board of this family")
     foundations = (0, 0, 0, 0)
     piles: list[tuple[int, ...]] = []
-    for line_no, raw in enumerate(text.splitlines(), 1):
+    for line_no, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         head, colon, rest = line.partition(":")
-        if colon and head.strip().lower() == "foundations":
+        name = head.strip().lower()
+        if colon and name in ("foundations", "founds"):
             if piles:
                 raise BoardError(f"line {line_no}: the Foundations line must come before the piles")
             foundations = _parse_foundations(rest, line_no)
             continue
+        if colon and name == "freecells":
+            if rest.replace("-", "").strip():
+                raise BoardError(f"line {line_no}: a free cell holds a card, but this family has no cells")
+            continue
         if colon and head.strip():
-            raise BoardError(f"line {line_no}: unknown line {head.strip()!r}: this family has no cells or stock")
+            raise BoardError(f"line {line_no}: unknown line {shown(head.strip())}: this family has no cells or stock")
         if line.startswith(":"):
             line = line[1:].strip()
         if line in ("", "-"):

@@ -52,16 +52,21 @@ def parse_suit(text: str) -> int:
     raise CardError(f"{text!r} is not a suit (C D H S)")
 
 
+def shown(text: str, most: int = 24) -> str:
+    """``text`` quoted for a message, cut short: a bad token may be a whole file's worth."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
+
+
 def parse_card(text: str) -> int:
     """``TH``, ``10H``, ``10♥`` or ``th`` to a card code."""
     t = text.strip()
-    if len(t) < 2:
-        raise CardError(f"{text!r} is not a card (e.g. TH, 10H, AS)")
+    if not 2 <= len(t) <= 3:
+        raise CardError(f"{shown(text)} is not a card (e.g. TH, 10H, AS)")
     try:
         rank = parse_rank(t[:-1])
         suit = parse_suit(t[-1])
-    except CardError as err:
-        raise CardError(f"{text!r} is not a card: {err}") from None
+    except CardError:
+        raise CardError(f"{shown(text)} is not a card (rank A 2 3 4 5 6 7 8 9 T J Q K, then suit C D H S)") from None
     if rank == 0:
-        raise CardError(f"{text!r} is not a card (rank 0)")
+        raise CardError(f"{shown(text)} is not a card (rank 0)")
     return make_card(rank, suit)

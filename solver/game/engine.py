@@ -113,10 +113,10 @@ def is_solution(board: Board, moves: list[Move], rules: Rules) -> bool:
 
 
 def describe_move(board: Board, move: Move) -> str:
-    """``7H from pile 3 onto 8C (pile 9)``, ``7H from pile 3 to empty pile 5``, ``2S to foundation``."""
+    """``7H from pile 3 onto 8C (pile 9)``, ``7H from pile 3 to empty pile 5``, ``2S from pile 4 to foundation``."""
     card = card_text(_moving_card(board, move))
     if move.target is None:
-        return f"{card} to foundation"
+        return f"{card} from pile {move.source + 1} to foundation"
     origin = "foundation" if move.source < 0 else f"pile {move.source + 1}"
     target = board.piles[move.target]
     if not target:

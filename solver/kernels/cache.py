@@ -34,6 +34,15 @@ def cache_dir(package: Path, base: Path) -> Path:
     return base / f"numba-{digest.hexdigest()[:16]}"
 
 
+ENTRY_KERNELS = ("dfs.search", "capacity.capacity_search", "suitblind.chain_walk", "beam.beam_level")
+
+
+def is_warm() -> bool:
+    """Whether this version's cache holds the entry kernels already (else the next solve compiles them)."""
+    cache = Path(numba.config.CACHE_DIR)
+    return all(any(cache.glob(f"**/{name}-*.nbi")) for name in ENTRY_KERNELS)
+
+
 def use_versioned_cache() -> None:
     """Point numba's cache at this version's directory; call before any kernel module is imported."""
     if os.environ.get("NUMBA_CACHE_DIR"):

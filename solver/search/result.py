@@ -51,20 +51,23 @@ class SolveResult:
         self.memory = max(self.memory, memory)
 
     def explanation(self) -> str:
-        """Why the verdict holds, in a line for the person who asked."""
+        """Why the verdict holds, in plain words for the person who asked (``found_by`` has the
+        technical name of the search that decided)."""
         if self.verdict == WON:
             return "a winning line was found and replayed legally"
         if self.verdict == UNKNOWN:
             return f"the {self.reason} budget ran out first"
+        if self.found_by == DEPTH_FIRST and self.states == 0:
+            return "proved lost at the deal itself, before any search: even looser rules cannot clear the table"
         kept = ""
         if self.chain_named_high:
-            kept = f", but those of the {self.chain_named_high} highest ranks,"
+            kept = f" (those of the {self.chain_named_high} highest ranks still count)"
         elif self.chain_named:
-            kept = f", but those of the {self.chain_named} lowest ranks,"
+            kept = f" (those of the {self.chain_named} lowest ranks still count)"
         return {
-            DEPTH_FIRST: "every reachable position was searched: no win exists",
-            SUIT_BLIND: f"not even the game with the suits of moved cards forgotten{kept} can be won",
-            CAPACITY: "not even the game that forgets where moved cards lie, counting hosts, can be won",
+            DEPTH_FIRST: "every position that can be reached was searched, and none is won",
+            SUIT_BLIND: f"it could not be won even if the suits of the cards that move did not matter{kept}",
+            CAPACITY: "it could not be won even if the cards that move could be anywhere there is room for them",
         }.get(self.found_by, "")
 
     def record(self) -> dict:

@@ -200,11 +200,17 @@ def solve(
     ``report``: called with a :class:`Progress` every ``report_every``
     seconds of depth-first search (not inside a beam, which may run for
     minutes at the largest widths).
+
+    The first solve of a process compiles (or loads) every kernel first, by
+    :func:`warm_up`, before its clock starts: compiling never counts against
+    a budget, so a fresh install answers as a warm one does.
     """
     check_supported(rules)
     budget = budget or Budget()
     schedule = schedule or Schedule()
     board.validate(rules)
+    if not _warmed:
+        warm_up()
     began = time.perf_counter()
     deadline = None if budget.seconds is None else began + budget.seconds
     result = SolveResult(UNKNOWN)
@@ -229,44 +235,51 @@ def solve(
             walked = beside.walks.positions() if beside else 0
             report(Progress(now - began, states, walked, current.bytes() + held(), result.restarts + 1))
 
-    if one_run and walk and _root_test_lost(board, rules, budget, schedule, deadline, result):
+    try:
+        lost_at_root = one_run and walk and _root_test_lost(board, rules, budget, schedule, deadline, result)
+    except (MemoryError, OSError):  # the system refused the memory: the depth-first run may still fit
+        lost_at_root = False
+    if lost_at_root:
         result.verdict, result.found_by = LOST, CAPACITY
         result.seconds = time.perf_counter() - began
         return result
     status = reason = None
-    while True:
-        cap = None if one_run else schedule.run_cap(result.restarts)
-        if budget.states is not None and (cap is None or budget.states - result.states <= cap):
-            cap = budget.states - result.states
-        seed_random(result.restarts)
-        run = DepthFirst(board, rules, search_budget, schedule, min(result.restarts, schedule.max_noise), run)
-        status, reason = run.run(deadline, cap, tick)
-        _count_run(result, run)
-        result.hold(run.bytes() + held())
-        if status == K_WON:
-            path, result.found_by = run.winning_line(), DEPTH_FIRST
-            break
-        if status == K_LOST:
-            result.found_by = DEPTH_FIRST
-            break
-        final_states = budget.states is not None and result.states >= budget.states
-        if reason in ("time", "memory") or final_states or one_run:
-            break
-        if result.states >= schedule.beam_due(result.beams):
-            path = _run_beam(board, result, run, budget, deadline, held())
-            if path is not None:
-                status, result.found_by = K_WON, BEAM
+    try:
+        while True:
+            cap = None if one_run else schedule.run_cap(result.restarts)
+            if budget.states is not None and (cap is None or budget.states - result.states <= cap):
+                cap = budget.states - result.states
+            seed_random(result.restarts)
+            run = DepthFirst(board, rules, search_budget, schedule, min(result.restarts, schedule.max_noise), run)
+            status, reason = run.run(deadline, cap, tick)
+            _count_run(result, run)
+            result.hold(run.bytes() + held())
+            if status == K_WON:
+                path, result.found_by = run.winning_line(), DEPTH_FIRST
                 break
-        tick(run, counted=True)  # after a beam, which may have run long
-        if walk and beside is None and result.states >= schedule.walks_after:
-            beside = _Beside(run, beside_memory)
-        if beside is not None:
-            decided, path = beside.turn(run, deadline, result)
-            if decided is not None:
-                status = decided
+            if status == K_LOST:
+                result.found_by = DEPTH_FIRST
                 break
-            tick(run, counted=True)
-        result.restarts += 1
+            final_states = budget.states is not None and result.states >= budget.states
+            if reason in ("time", "memory") or final_states or one_run:
+                break
+            if result.states >= schedule.beam_due(result.beams):
+                path = _run_beam(board, result, run, budget, deadline, held())
+                if path is not None:
+                    status, result.found_by = K_WON, BEAM
+                    break
+            tick(run, counted=True)  # after a beam, which may have run long
+            if walk and beside is None and result.states >= schedule.walks_after:
+                beside = _Beside(run, beside_memory)
+            if beside is not None:
+                decided, path = beside.turn(run, deadline, result)
+                if decided is not None:
+                    status = decided
+                    break
+                tick(run, counted=True)
+            result.restarts += 1
+    except (MemoryError, OSError):  # the system refused memory the budget allowed: no verdict, as at the budget
+        status, reason = None, "memory"
     if status == K_LOST:
         result.verdict = LOST
     elif status == K_WON:
@@ -281,8 +294,16 @@ def solve(
     return result
 
 
+_warmed = False  # whether this process has run warm_up()
+
+
 def warm_up() -> None:
-    """Compile (or load from cache) every kernel, so that no measured time includes it."""
+    """Compile (or load from cache) every kernel, so that no measured time includes it.  ``solve()`` calls
+    it once per process; a batch calls it before forking its workers, so that none compiles again."""
+    global _warmed
+    if _warmed:
+        return
+    _warmed = True
     # No clock anywhere: on a fresh cache, compiling the first kernels takes longer than any budget,
     # and a deadline passed before the search begins would leave the search kernel for a deal to compile.
     unlimited = Budget(seconds=None)
