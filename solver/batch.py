@@ -98,10 +98,13 @@ def _solve_task(task: tuple[Rules, int, Budget]) -> dict:
     return solve_record(*task)
 
 
-def _die_with_parent() -> None:
-    """A worker's initializer: on Linux, ask to be killed when the batch process dies, however it dies.
-    A worker left running after a ``kill -9`` would hold the output's lock (inherited at the fork) until
-    its deal ended, and the rerun that should resume would be refused."""
+def _worker_init() -> None:
+    """A worker's initializer.  Ctrl-C is the batch process's to handle (it stops the pool): a worker
+    that took it too would die in a traceback mid-deal.  And on Linux, ask to be killed when the batch
+    process dies, however it dies: a worker left running after a ``kill -9`` would hold the output's
+    lock (inherited at the fork) until its deal ended, and the rerun that should resume would be refused."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool stops its workers so, whatever the parent set
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -117,7 +120,7 @@ def _local_results(tasks: list[tuple[Rules, int, Budget]], jobs: int) -> Iterato
     if jobs <= 1:
         yield from map(_solve_task, tasks)
         return
-    with mp.get_context("fork").Pool(jobs, initializer=_die_with_parent) as pool:
+    with mp.get_context("fork").Pool(jobs, initializer=_worker_init) as pool:
         yield from pool.imap_unordered(_solve_task, tasks)
 
 

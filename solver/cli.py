@@ -7,6 +7,7 @@ import math
 import os
 import re
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -184,7 +185,7 @@ def winrate_command(
     same command resumes where an interrupted run stopped."""
     from tqdm import tqdm
 
-    from .batch import BatchError, parse_deals, run_batch, summarize
+    from .batch import BatchError, parse_deals, read_records, run_batch, summarize
     from .search import Budget
 
     rules = _rules_or_fail(game, worrying_back)
@@ -212,26 +213,51 @@ def winrate_command(
         rate = "n/a" if tally.won + tally.lost == 0 else f"{100 * tally.rate:.1f}%"
         bar.set_postfix_str(f"won {tally.won} lost {tally.lost} unknown {tally.unknown}; "
                             f"rate {rate} [{100 * low:.1f}%, {100 * high:.1f}%]")  # fmt: skip
-        bar.update()
+        bar.n = tally.deals  # the deals a resumed run found recorded count too, as in the tally
+        bar.refresh()
 
+    stopped = 0  # the exit status of a run stopped by a signal: 128 + its number
+    previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         records = run_batch(rules, numbers, budget, path, jobs or os.cpu_count() or 1, scheduler, show)
     except BatchError as err:
         raise InputError(str(err)) from None
+    except (KeyboardInterrupt, _Stopped) as stop:
+        stopped = 128 + (stop.signum if isinstance(stop, _Stopped) else signal.SIGINT)
+        wanted = set(numbers)  # what was decided is in the output, flushed record by record
+        records = [r for r in read_records(path) if r["game"] == rules.name and r["deal"] in wanted]
     finally:
         bar.close()
+        signal.signal(signal.SIGTERM, previous)
     tally = summarize(records)
     seconds = sorted(r["seconds"] for r in records)
-    click.echo(f"{rules.title}, deals {deal_range or f'1-{count}'}: {tally.text()}")
-    click.echo(
-        f"Time per deal: median {seconds[len(seconds) // 2]:.3f} s, max {seconds[-1]:.3f} s, "
-        f"total {sum(seconds):.1f} s.  Records: {path}"
-    )
+    decided = f" ({len(records)} of {len(numbers)} decided before the stop)" if stopped else ""
+    click.echo(f"{rules.title}, deals {deal_range or f'1-{count}'}{decided}: {tally.text()}")
+    if seconds:
+        click.echo(
+            f"Time per deal: median {seconds[len(seconds) // 2]:.3f} s, max {seconds[-1]:.3f} s, "
+            f"total {sum(seconds):.1f} s.  Records: {path}"
+        )
+    if stopped:
+        click.echo("Stopped: rerun the same command to resume.")
+        sys.exit(stopped)
     if html_file:
         from .html import report_page
 
         command = " ".join(["bakers", *(shlex.quote(arg) for arg in sys.argv[1:])])
         _write_page(html_file, lambda: report_page(rules, records, tally, command), True)
+
+
+class _Stopped(Exception):
+    """SIGTERM, raised in the batch process so that it stops as Ctrl-C stops it."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_on_sigterm(signum, frame) -> None:
+    raise _Stopped(signum)
 
 
 def _write_page(path: str, make, say: bool) -> None:

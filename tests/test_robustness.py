@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from solver.batch import read_records, run_batch
 from solver.game.deals import deal
 from solver.game.rules import GAMES
@@ -160,3 +162,27 @@ def test_workers_die_with_a_killed_batch_and_free_its_output_at_once(tmp_path):
     assert not any(_alive(pid) for pid in workers), "a worker outlived its batch"
     with exclusive(out):  # refused with BatchError while a worker holds the lock
         pass
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_batch_ends_at_once_with_a_summary_and_loses_nothing(signum, tmp_path):
+    """Ctrl-C (SIGINT to the whole foreground group) or SIGTERM (to the batch process): within seconds
+    it exits 128 + the signal's number with the summary of what was decided, no traceback from any
+    worker, and every decided deal in the output, so that the rerun resumes."""
+    out = tmp_path / "gm.jsonl"
+    cmd = winrate(out, "-g", "good-measure", "-d", "1-400", "-t", "60", "-j", "2")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 60
+    while lines(out) < 5 and time.time() < deadline:
+        time.sleep(0.05)
+    assert lines(out) >= 5, "the batch decided nothing"
+    stopped_at = time.time()
+    if signum == signal.SIGINT:
+        os.killpg(proc.pid, signum)
+    else:
+        proc.send_signal(signum)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signum and time.time() - stopped_at < 5, (proc.returncode, stderr[-2000:])
+    assert "Traceback" not in stderr and "ForkPoolWorker" not in stderr, stderr[-2000:]
+    decided = len(read_records(out))
+    assert f"({decided} of 400 decided before the stop)" in stdout and "rerun the same command" in stdout, stdout
