@@ -54,7 +54,27 @@ def solve_record(rules: Rules | str, number: int, budget: Budget, schedule: Sche
     """Solve one numbered deal of ``rules`` (or a known game's name); the record a batch stores for it."""
     rules = get_rules(rules) if isinstance(rules, str) else rules
     result = solve(deal(rules, number), rules, budget, schedule=schedule)
-    return {"game": rules.name, "deal": number, **result.record()}
+    return {"game": rules.name, "deal": number, **result.record(), "budget": _budget_fields(budget)}
+
+
+def _budget_fields(budget: Budget) -> list:
+    """A record's budget: seconds, bytes, positions (None: no limit)."""
+    return [budget.seconds, budget.memory, budget.states]
+
+
+def _larger(budget: Budget, recorded: list | None) -> bool:
+    """Whether ``budget`` allows more than the ``recorded`` one in some way (a record of old has none)."""
+    if recorded is None:
+        return True
+    return any(
+        old is not None and (new is None or new > old)
+        for new, old in zip(_budget_fields(budget), recorded, strict=True)
+    )
+
+
+def latest_records(path: Path, game: str) -> dict[int, dict]:
+    """Deal -> the last record of it in ``path`` (a deal retried with a larger budget has several)."""
+    return {r["deal"]: r for r in read_records(path) if r["game"] == game}
 
 
 def read_records(path: Path) -> list[dict]:
@@ -144,8 +164,14 @@ def run_batch(
     jobs: int = 1,
     scheduler: str | None = None,
     on_record: Callable[[dict, WinRate], None] | None = None,
+    on_start: Callable[[WinRate, int], None] | None = None,
 ) -> list[dict]:
-    """Solve every deal in ``numbers`` not yet recorded in ``output``; returns all their records in order."""
+    """Solve every deal in ``numbers`` not yet recorded in ``output``; returns all their records in order.
+
+    A deal recorded `unknown` under a smaller budget than ``budget`` (in time, memory or positions) is
+    solved again.  An output holding another game's records is refused.  ``on_start`` is told the
+    tally of what was recorded already and how many unknown deals are retried; ``on_record``, each new
+    record with the tally so far."""
     output = Path(output)
     if output.exists() and not output.is_file():  # a device or a pipe would be read forever, or hang
         raise BatchError(f"{output} is not a regular file: records go to a file, e.g. results.jsonl")
@@ -153,10 +179,23 @@ def run_batch(
         raise BatchError(f"{output}: there is no folder {output.parent}")
     numbers = list(numbers)
     with exclusive(output):
-        known = {r["deal"]: r for r in read_records(output) if r["game"] == rules.name}
-        tasks = [(rules, n, budget) for n in numbers if n not in known]
+        games = {r["game"] for r in read_records(output)} - {rules.name}
+        if games:
+            raise BatchError(
+                f"{output} holds records of {', '.join(sorted(games))}, not of {rules.name}: give another output"
+            )
+        known = latest_records(output, rules.name)
         wanted = set(numbers)
+        retried = {
+            n
+            for n, r in known.items()
+            if n in wanted and r["verdict"] == "unknown" and _larger(budget, r.get("budget"))
+        }
+        known = {n: r for n, r in known.items() if n not in retried}
+        tasks = [(rules, n, budget) for n in numbers if n not in known]
         tally = summarize(r for n, r in known.items() if n in wanted)
+        if on_start:
+            on_start(tally, len(retried))
         results = _dask_results(tasks, scheduler) if scheduler else _local_results(tasks, jobs)
         with open(output, "a") as out:
             for record in results:

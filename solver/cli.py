@@ -185,7 +185,7 @@ def winrate_command(
     same command resumes where an interrupted run stopped."""
     from tqdm import tqdm
 
-    from .batch import BatchError, parse_deals, read_records, run_batch, summarize
+    from .batch import BatchError, latest_records, parse_deals, run_batch, summarize
     from .search import Budget
 
     rules = _rules_or_fail(game, worrying_back)
@@ -216,16 +216,26 @@ def winrate_command(
         bar.n = tally.deals  # the deals a resumed run found recorded count too, as in the tally
         bar.refresh()
 
+    retried = 0
+
+    def started(tally, unknown_retried: int) -> None:
+        nonlocal retried
+        retried = unknown_retried
+        if retried:
+            click.echo(f"Solving again {retried} deals recorded unknown under a smaller budget.", err=True)
+        bar.n = tally.deals
+        bar.refresh()
+
     stopped = 0  # the exit status of a run stopped by a signal: 128 + its number
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
-        records = run_batch(rules, numbers, budget, path, jobs or os.cpu_count() or 1, scheduler, show)
+        records = run_batch(rules, numbers, budget, path, jobs or os.cpu_count() or 1, scheduler, show, started)
     except BatchError as err:
         raise InputError(str(err)) from None
     except (KeyboardInterrupt, _Stopped) as stop:
         stopped = 128 + (stop.signum if isinstance(stop, _Stopped) else signal.SIGINT)
         wanted = set(numbers)  # what was decided is in the output, flushed record by record
-        records = [r for r in read_records(path) if r["game"] == rules.name and r["deal"] in wanted]
+        records = [r for n, r in latest_records(path, rules.name).items() if n in wanted]
     finally:
         bar.close()
         signal.signal(signal.SIGTERM, previous)
@@ -238,6 +248,8 @@ def winrate_command(
             f"Time per deal: median {seconds[len(seconds) // 2]:.3f} s, max {seconds[-1]:.3f} s, "
             f"total {sum(seconds):.1f} s.  Records: {path}"
         )
+    if retried:
+        click.echo(f"{retried} deals recorded unknown under a smaller budget were solved again.")
     if stopped:
         click.echo("Stopped: rerun the same command to resume.")
         sys.exit(stopped)

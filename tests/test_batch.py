@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 from solver.batch import BatchError, exclusive, parse_deals, read_records, run_batch, summarize
 from solver.cli import main
-from solver.game.rules import GAMES
+from solver.game.rules import GAMES, with_worrying_back
 from solver.search import Budget
 
 BD = GAMES["bakers-dozen"]
@@ -134,3 +134,26 @@ def test_dask_local_cluster(tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
         remote = run_batch(BD, range(1, 7), BUDGET, tmp_path / "dask.jsonl", scheduler=c.scheduler_address)
     assert without_time(remote) == without_time(local)
+
+
+def test_a_resume_with_a_larger_budget_solves_the_unknown_deals_again(tmp_path):
+    out = tmp_path / "bd.jsonl"
+    small = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out)
+    unknown = {r["deal"] for r in small if r["verdict"] == "unknown"}
+    assert unknown and all(r["budget"] == [None, BUDGET.memory, 30] for r in small)
+    same = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out)  # nothing larger: kept as they are
+    assert same == small and len(out.read_text().splitlines()) == 20
+    started = []
+    larger = run_batch(
+        BD, range(1, 21), Budget(seconds=None, states=1_000_000), out, on_start=lambda t, n: started.append(n)
+    )
+    assert started == [len(unknown)] and all(r["verdict"] != "unknown" for r in larger)
+    assert [r for r in larger if r["deal"] not in unknown] == [r for r in small if r["deal"] not in unknown]
+    assert len(out.read_text().splitlines()) == 20 + len(unknown)  # appended: the file is never rewritten
+
+
+def test_an_output_of_another_game_is_refused(tmp_path):
+    out = tmp_path / "bd.jsonl"
+    run_batch(BD, [1], BUDGET, out)
+    with pytest.raises(BatchError, match="holds records of bakers-dozen, not of bakers-dozen-worrying-back"):
+        run_batch(with_worrying_back(BD), [1], BUDGET, out)
