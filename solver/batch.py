@@ -24,6 +24,7 @@ from .search import Budget, Schedule, solve, warm_up
 from .stats import WinRate
 
 MAX_BATCH = 10_000_000  # deals in one batch
+CONNECT_SECONDS = 10  # how long to try to reach a Dask scheduler
 
 
 class BatchError(ValueError):
@@ -149,11 +150,18 @@ def _dask_results(tasks: list[tuple[Rules, int, Budget]], scheduler: str) -> Ite
         from distributed import Client, as_completed
     except ImportError:
         raise BatchError("--scheduler needs Dask: pip install 'bakers-solver[dask]'") from None
-    with Client(scheduler) as client:
-        client.run(warm_up)
-        futures = [client.submit(_solve_task, task, pure=False) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
+    try:
+        client = Client(scheduler, timeout=CONNECT_SECONDS)
+    except (ValueError, OSError) as err:  # a malformed address; no scheduler there
+        raise BatchError(f"--scheduler {scheduler}: {err}") from None
+    with client:
+        try:
+            client.run(warm_up)
+            futures = [client.submit(_solve_task, task, pure=False) for task in tasks]
+            for future in as_completed(futures):
+                yield future.result()
+        except (OSError, TimeoutError) as err:  # the scheduler or the connection to it is gone
+            raise BatchError(f"lost the Dask scheduler {scheduler} ({err}); rerun to resume") from None
 
 
 def run_batch(

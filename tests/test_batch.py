@@ -136,6 +136,14 @@ def test_dask_local_cluster(tmp_path):
     assert without_time(remote) == without_time(local)
 
 
+@pytest.mark.parametrize("address, message", [("notaurl", "missing port"), ("tcp://127.0.0.1:9", "Timed out")])
+def test_a_scheduler_that_cannot_be_reached_is_one_clear_line(address, message, tmp_path):
+    pytest.importorskip("distributed")
+    args = ["winrate", "-g", "bakers-dozen", "-d", "1-2", "--no-progress", "-o", str(tmp_path / "bd.jsonl")]
+    result = CliRunner().invoke(main, [*args, "--scheduler", address])
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output, result.output
+
+
 def test_a_resume_with_a_larger_budget_solves_the_unknown_deals_again(tmp_path):
     out = tmp_path / "bd.jsonl"
     small = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out)
