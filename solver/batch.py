@@ -24,7 +24,7 @@ from .search import Budget, Schedule, solve, warm_up
 from .stats import WinRate
 
 MAX_BATCH = 10_000_000  # deals in one batch
-CONNECT_SECONDS = 10  # how long to try to reach a Dask scheduler
+CONNECT_SECONDS = 5  # how long to try to reach a Dask scheduler
 
 
 class BatchError(ValueError):
