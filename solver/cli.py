@@ -290,8 +290,7 @@ def _warm_up() -> None:
     from .kernels.cache import is_warm
     from .search import warm_up
 
-    if is_warm():
-        warm_up()
+    if is_warm():  # each kernel loads from the cache in milliseconds when first called
         return
     click.echo("Compiling the solver's kernels (first run of this version only, about a minute)...", err=True)
     began = time.perf_counter()

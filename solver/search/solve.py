@@ -21,6 +21,7 @@ from ..game.board import Board
 from ..game.engine import Move, is_solution
 from ..game.rules import GAMES, Rules, unsupported
 from ..kernels import capacity, codes
+from ..kernels.cache import is_warm
 from ..kernels.codes import LOST as K_LOST
 from ..kernels.codes import WON as K_WON
 from ..kernels.position import seed_random
@@ -201,15 +202,16 @@ def solve(
     seconds of depth-first search (not inside a beam, which may run for
     minutes at the largest widths).
 
-    The first solve of a process compiles (or loads) every kernel first, by
-    :func:`warm_up`, before its clock starts: compiling never counts against
-    a budget, so a fresh install answers as a warm one does.
+    Where this version's kernels are not compiled yet, the first solve of a
+    process compiles them all first, by :func:`warm_up`, before its clock
+    starts: compiling never counts against a budget, so a fresh install
+    answers as a warm one does.
     """
     check_supported(rules)
     budget = budget or Budget()
     schedule = schedule or Schedule()
     board.validate(rules)
-    if not _warmed:
+    if not _warmed and not is_warm():  # a warm cache loads each kernel in milliseconds, when first called
         warm_up()
     began = time.perf_counter()
     deadline = None if budget.seconds is None else began + budget.seconds
