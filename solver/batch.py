@@ -75,7 +75,11 @@ def _larger(budget: Budget, recorded: list | None) -> bool:
 
 def latest_records(path: Path, game: str) -> dict[int, dict]:
     """Deal -> the last record of it in ``path`` (a deal retried with a larger budget has several)."""
-    return {r["deal"]: r for r in read_records(path) if r["game"] == game}
+    return _latest(read_records(path), game)
+
+
+def _latest(records: list[dict], game: str) -> dict[int, dict]:
+    return {r["deal"]: r for r in records if r["game"] == game}
 
 
 def read_records(path: Path) -> list[dict]:
@@ -187,12 +191,13 @@ def run_batch(
         raise BatchError(f"{output}: there is no folder {output.parent}")
     numbers = list(numbers)
     with exclusive(output):
-        games = {r["game"] for r in read_records(output)} - {rules.name}
+        recorded = read_records(output)
+        games = {r["game"] for r in recorded} - {rules.name}
         if games:
             raise BatchError(
                 f"{output} holds records of {', '.join(sorted(games))}, not of {rules.name}: give another output"
             )
-        known = latest_records(output, rules.name)
+        known = _latest(recorded, rules.name)
         wanted = set(numbers)
         retried = {
             n

@@ -137,14 +137,12 @@ def solve_command(
         raise InputError(str(err)) from None
     except UnicodeDecodeError:
         raise InputError(f"board {board_file.name}: not a text file (UTF-8)") from None
-    from .search import Budget
-
-    budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
     problem = unsupported(rules)
     if problem:
         raise InputError(f"{rules.title}: {problem}")
-    from .search import solve
+    from .search import Budget, solve
 
+    budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
     _warm_up()
     report = None if report_every is None else _print_progress
     result = solve(board, rules, budget, one_run=one_run, report=report, report_every=report_every or 10.0)

@@ -211,8 +211,7 @@ def solve(
     budget = budget or Budget()
     schedule = schedule or Schedule()
     board.validate(rules)
-    if not _warmed and not is_warm():  # a warm cache loads each kernel in milliseconds, when first called
-        warm_up()
+    _ensure_compiled()
     began = time.perf_counter()
     deadline = None if budget.seconds is None else began + budget.seconds
     result = SolveResult(UNKNOWN)
@@ -297,15 +296,26 @@ def solve(
 
 
 _warmed = False  # whether this process has run warm_up()
+_compiled = False  # whether this version's kernels are known to be compiled: warm_up() ran, or the cache has them
+
+
+def _ensure_compiled() -> None:
+    """Compile every kernel unless this version's cache has them (a warm cache loads each kernel in
+    milliseconds when first called); asked once per process, not at every solve."""
+    global _compiled
+    if not _compiled:
+        if not is_warm():
+            warm_up()
+        _compiled = True
 
 
 def warm_up() -> None:
     """Compile (or load from cache) every kernel, so that no measured time includes it.  ``solve()`` calls
     it once per process; a batch calls it before forking its workers, so that none compiles again."""
-    global _warmed
+    global _warmed, _compiled
     if _warmed:
         return
-    _warmed = True
+    _warmed = _compiled = True
     # No clock anywhere: on a fresh cache, compiling the first kernels takes longer than any budget,
     # and a deadline passed before the search begins would leave the search kernel for a deal to compile.
     unlimited = Budget(seconds=None)
