@@ -18,7 +18,7 @@ from .game.board import BoardError, parse_board
 from .game.cards import card_text
 from .game.deals import DealNumberError, deal
 from .game.engine import describe_moves
-from .game.rules import GAMES, Rules, UnknownGameError, get_rules, unsupported, with_worrying_back
+from .game.rules import GAMES, UNLIMITED, Rules, UnknownGameError, get_rules, unsupported, with_worrying_back
 from .game.variants import RulesFileError, load_rules_file
 
 if TYPE_CHECKING:
@@ -84,6 +84,30 @@ def main() -> None:
     """Exhaustive solver for the Baker's Dozen family of solitaire games."""
 
 
+@main.command("games")
+def games_command() -> None:
+    """List every game of the family with its rules."""
+    header = ("game", "PySolFC", "piles", "founded", "Kings", "tableau builds", "moves", "a space takes", "redeals")
+    rows = [header]
+    for rules in GAMES.values():
+        base = "K" if rules.foundations_down else "A"
+        rows.append((
+            rules.name,
+            str(rules.pysol_id or "-"),
+            f"{rules.piles} x {rules.cards_per_pile}",
+            f"{rules.founded} {base}" if rules.founded else "-",
+            "to bottom" if rules.kings_to_bottom else "where dealt",
+            rules.building(),
+            "runs" if rules.sequence_moves else "one card",
+            {"none": "nothing", "any": "any card", "king": "a King"}[rules.empty_pile],
+            "unlimited" if rules.redeals == UNLIMITED else str(rules.redeals),
+        ))  # fmt: skip
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    click.echo("Foundations build up by suit from the Ace (down from the King where 'founded' says K).")
+
+
 @main.command("solve")
 @click.option("--game", "-g", required=True, help=GAME_HELP)
 @click.option("--deal", "-d", "number", type=int, help="A PySolFC game number.")
@@ -131,7 +155,7 @@ def solve_command(
             board = deal(rules, number)
             source = f"PySolFC deal {number}" if rules.ranks == 13 else f"deal {number}"
         else:
-            board = parse_board(board_file.read()).validate(rules)
+            board = parse_board(board_file.read(), rules).validate(rules)
             source = f"board {board_file.name}"
     except (BoardError, DealNumberError) as err:
         raise InputError(str(err)) from None
@@ -304,23 +328,27 @@ def _print_progress(progress: Progress) -> None:
     )
 
 
+def _json_move(move, text: str) -> dict:
+    if move.is_redeal:
+        return {"from": "redeal", "to": "redeal", "cards": 0, "text": text}
+    return {
+        "from": "foundation" if move.source < 0 else move.source + 1,
+        "to": "foundation" if move.target is None else move.target + 1,
+        "cards": move.count,
+        "text": text,
+    }
+
+
 def _json_record(rules, source, number, board, result: SolveResult) -> dict:
     texts = describe_moves(board, result.moves, rules)
     return {
         "game": rules.name,
         "deal": number,
         "source": source,
-        "board": board.to_text(),
+        "board": board.to_text(rules),
         "note": board.note,
         **result.record(),  # the fields a batch record has; "moves" here is the list itself
-        "moves": [
-            {
-                "from": "foundation" if m.source < 0 else m.source + 1,
-                "to": "foundation" if m.target is None else m.target + 1,
-                "text": t,
-            }
-            for m, t in zip(result.moves, texts, strict=True)
-        ],
+        "moves": [_json_move(m, t) for m, t in zip(result.moves, texts, strict=True)],
     }
 
 
@@ -332,6 +360,8 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
     if any(board.foundations):
         ups = [card_text((r - 1) * 4 + s) for s, r in enumerate(board.foundations) if r]
         click.echo(f"Foundations: {' '.join(ups)}")
+    if rules.redeals:
+        click.echo(f"Redeals left: {'unlimited' if board.redeals == UNLIMITED else board.redeals}")
     click.echo("Piles, each from its bottom card to its playable card (the last):")
     for p, pile in enumerate(board.piles, 1):
         click.echo(f"  pile {p:2d}: {' '.join(card_text(c) for c in pile) or '(empty)'}")

@@ -48,8 +48,13 @@ def replay_data(
     frames, moves = [_frame(board)], []
     position = board
     for move, text in zip(result.moves, describe_moves(board, result.moves, rules), strict=True):
+        if move.is_redeal:  # every pile changes: nothing to single out
+            position = apply_move(position, move, rules)
+            moves.append({"text": text, "card": None, "from": -1, "to": -2})
+            frames.append(_frame(position))
+            continue
         source_pile = move.source if move.source >= 0 else -1
-        card = position.piles[move.source][-1] if move.source >= 0 else None
+        card = position.piles[move.source][-move.count] if move.source >= 0 else None  # a run: its bottom card
         position = apply_move(position, move, rules)
         if card is None:  # worrying back: the card now on top of its target pile
             card = position.piles[move.target][-1]
@@ -301,4 +306,3 @@ document.addEventListener('keydown', (e) => {
 const want = /step=(last|\\d+)/.exec(location.hash);
 go(want ? (want[1] === 'last' ? D.frames.length - 1 : parseInt(want[1], 10)) : 0);
 """
-

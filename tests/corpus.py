@@ -32,6 +32,14 @@ from solver.game.rules import GAMES, Rules, with_worrying_back
 
 FILE = Path(__file__).with_name("corpus.txt")
 SIZES = [(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (5, 5), (6, 4)]  # (ranks, piles)
+# Where spaces take any card and the tableau builds both ways, small deals are nearly all won unless
+# piles are few and deep.
+BOTH_WAYS_SIZES = [(4, 2), (5, 2), (4, 3), (5, 3), (6, 3), (5, 4), (6, 4)]
+SMALL = {g: (BOTH_WAYS_SIZES if GAMES[g].both_ways else SIZES) for g in GAMES}
+SMALL_COUNT = {g: 600 if GAMES[g].pysol_id in (104, 369, 404, 515, 291) else 1000 for g in GAMES}
+# Deals whose redeals are spent, where the safe-move, lone-card and dead tests apply (solver/kernels/position.py).
+SPENT_SIZES = [(4, 3), (4, 4), (5, 4), (5, 5), (6, 4), (7, 4)]
+SPENT = [g for g in GAMES if GAMES[g].redeals > 0]
 WORRY_SIZES = {
     "bakers-dozen": [(3, 3), (3, 4), (4, 3), (4, 4)],
     "good-measure": [(3, 3), (3, 4), (4, 3), (4, 4)],
@@ -49,12 +57,14 @@ class Deal:
     won: bool
 
 
-def _cycled(game: str, seed: str, count: int, sizes: list[tuple[int, int]], worry: bool = False):
+def _cycled(game: str, seed: str, count: int, sizes: list[tuple[int, int]], worry: bool = False, spent=False):
+    """``spent``: each deal with no redeal left."""
     rules = with_worrying_back(GAMES[game]) if worry else GAMES[game]
     rng = random.Random(seed)
     for i in range(count):
         small = rules.reduced(*sizes[i % len(sizes)])
-        yield small, random_deal(small, rng)
+        board = random_deal(small, rng)
+        yield small, replace(board, redeals=0) if spent else board
 
 
 def _variants(count: int):
@@ -64,7 +74,7 @@ def _variants(count: int):
         ranks, aces = rng.randint(2, 5), rng.choice([0, 0, 1, 2])
         rules = replace(
             GAMES["bakers-dozen"],
-            aces_founded=aces,
+            founded=aces,
             kings_to_bottom=rng.random() < 0.5,
             empty_pile=rng.choice(["none", "any", "king"]),
             worrying_back=rng.random() < 0.3,
@@ -75,7 +85,8 @@ def _variants(count: int):
 # Each set: how to make its deals, and the most positions the reference may search on one of them
 # (None: its default; a deal past the limit is left out of the set).
 SETS: dict[str, tuple[Callable[[], object], int | None]] = {
-    **{f"small/{g}": (lambda g=g: _cycled(g, f"corpus-small-{g}", 1000, SIZES), None) for g in GAMES},
+    **{f"small/{g}": (lambda g=g: _cycled(g, f"corpus-small-{g}", SMALL_COUNT[g], SMALL[g]), None) for g in GAMES},
+    **{f"spent/{g}": (lambda g=g: _cycled(g, f"corpus-spent-{g}", 500, SPENT_SIZES, spent=True), None) for g in SPENT},
     **{
         f"worry/{g}": (lambda g=g, s=s: _cycled(g, f"corpus-worry-{g}", 600 if len(s) > 1 else 60, s, True), 20_000)
         for g, s in WORRY_SIZES.items()
@@ -97,7 +108,7 @@ def boards(name: str) -> list[tuple[Rules, Board]]:
 
 def digest(name: str) -> str:
     """A digest of the set's boards and rules, so that a change to how deals are made is noticed."""
-    text = "\n".join(f"{rules}\n{board.to_text()}" for rules, board in boards(name))
+    text = "\n".join(f"{rules}\n{board.to_text(rules)}" for rules, board in boards(name))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

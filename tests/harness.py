@@ -16,7 +16,7 @@ from solver.kernels import suitblind as H
 from solver.kernels.bundles import CapacityTest, Walk
 from solver.kernels.table import INFO_BITS, KEY_HIGH, LOST_MARK, table_find
 from solver.search import LOST, WON, Budget, Schedule, memory, solve
-from solver.search.arrays import CAPACITY_KEYS, WALK_KEYS, ZOBRIST, kernel_rules, state_arrays
+from solver.search.arrays import CAPACITY_KEYS, WALK_KEYS, kernel_rules, position_keys, state_arrays
 
 
 def check_agreement(deals, schedule: Schedule | None = None, one_run: bool = False) -> dict:
@@ -100,7 +100,7 @@ def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True, 
 def table_key(board: Board, rules: Rules) -> tuple[int, int]:
     """The key the search's table stores for this position."""
     piles, heights, _ = state_arrays(board, rules)
-    h = P.position_hash(piles, heights, ZOBRIST)
+    h = P.position_hash(piles, heights, position_keys(rules), board.redeals)
     return int(h[0] | np.uint64(1)), int(h[1] & KEY_HIGH)
 
 

@@ -19,13 +19,16 @@ from solver.kernels import beam as B
 from solver.kernels import codes as K
 from solver.kernels import position as P
 from solver.search import LOST, WON, Budget, Schedule, solve
+from solver.search.arrays import is_classic
 from solver.search.beam import Beam, beam_root, beam_search
 from solver.search.dfs import DepthFirst
+
+CLASSIC = [g for g in GAMES if is_classic(GAMES[g])]  # the capacity test, walks and beams apply
 
 NO_MARKS = np.zeros(1 << 10, dtype=np.uint64)  # a depth-first table that marks nothing lost
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", CLASSIC)
 def test_beam_wins_replay_and_only_on_won_deals(game):
     """Narrow beams on 300 corpus deals: each line found is a legal win of a deal the reference wins."""
     counts = {"won": 0, "found": 0, "lost": 0}
@@ -73,7 +76,7 @@ def test_beam_skips_positions_the_depth_first_search_proved_lost():
     assert checked >= 5, checked
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", CLASSIC)
 def test_solve_with_early_beams_agrees_with_reference_search(game):
     """Beams after every few depth-first positions: verdicts unchanged, and some wins come from beams."""
     schedule = Schedule(run_nodes=4, beam_first_after=4, beam_first_width=2)
@@ -100,7 +103,6 @@ def test_deals_the_depth_first_search_decides_fast_run_no_beam():
             assert result.beams == 0
             fast += 1
     assert fast >= 15, fast
-
 
 
 @pytest.mark.parametrize("width", [1, 3, 8, 40])

@@ -24,9 +24,11 @@ from solver.kernels import capacity as C
 from solver.kernels import codes
 from solver.kernels import suitblind as H
 from solver.search import Budget, Schedule, solve
-from solver.search.arrays import WALK_KEYS
+from solver.search.arrays import WALK_KEYS, is_classic
 from solver.search.dfs import DepthFirst
 from solver.search.walks import Walks
+
+CLASSIC = [g for g in GAMES if is_classic(GAMES[g])]  # the capacity test, walks and beams apply
 
 
 def _random_state(rng: random.Random, piles: int, low: int, high: int) -> np.ndarray:
@@ -77,7 +79,7 @@ def test_the_hash_ignores_the_order_of_piles_without_a_prefix_and_a_child_hash_i
     assert swapped >= 30, swapped
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", CLASSIC)
 def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
     """Same verdict on every abstract position met, with the capacity test inside the walk and without;
     where lost without it, the kernel meets exactly the positions the model reaches (up to the order of
@@ -104,7 +106,7 @@ def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
     assert verdicts[codes.WON] >= 40 and verdicts[codes.LOST] >= 40 and restricted_fewer >= 20, verdicts
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", CLASSIC)
 def test_with_every_rank_named_the_walk_decides_the_real_game(game):
     """Naming every rank keeps every suit: the walk's game is the real one (with the restrictions of
     the module's Claim 2), so its verdict is the reference search's, won and lost alike."""
@@ -124,7 +126,7 @@ def test_with_every_rank_named_the_walk_decides_the_real_game(game):
 
 
 @pytest.mark.parametrize("low, high", [(2, 0), (3, 0), (0, 2), (0, 3)])
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", CLASSIC)
 def test_positions_a_game_with_named_ranks_loses_are_lost(game, low, high):
     """With the suits of the lowest or highest ranks kept, every position the walk loses is lost."""
     rng = random.Random(f"chains-named-{game}-{low}-{high}")
@@ -163,7 +165,7 @@ def test_naming_the_highest_ranks_loses_positions_the_suit_blind_game_wins():
     assert blind_won_real_lost >= 10 and lost_by_names[3] >= 10, (blind_won_real_lost, lost_by_names)
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", CLASSIC)
 def test_positions_the_suit_blind_game_loses_are_lost(game):
     """Wherever the suit-blind game cannot be won, the reference search finds no win; it fires often
     (395-687 positions a game), also where the capacity relaxation does not, and where only its
@@ -191,7 +193,7 @@ def test_a_real_line_maps_to_positions_the_plain_model_can_win():
     search finds abstracts to a position the suit-blind game can win.  (Won corpus deals of at least
     4 ranks: the reference search of a lost one finds no line, only spends time.)"""
     checked = ripe = lone = 0
-    won = [[d for d in deals(f"small/{game}") if d.won and d.rules.ranks >= 4] for game in GAMES]
+    won = [[d for d in deals(f"small/{game}") if d.won and d.rules.ranks >= 4] for game in CLASSIC]
     for i in range(15):
         d = won[i % len(won)][i // len(won)]
         origin, rules = d.board, d.rules
@@ -213,7 +215,7 @@ def test_a_real_line_maps_to_positions_the_plain_model_can_win():
 FORCED_WALKS = Schedule(walks_after=0, run_nodes=8, run_growth="fixed", capacity_nodes=0)
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", CLASSIC)
 def test_solve_with_the_walk_agrees_with_the_reference_search(game):
     by_walk = won_by_walk = 0
     for result in check_agreement(deals(f"small/{game}", 100), FORCED_WALKS)["results"]:
@@ -300,7 +302,7 @@ def test_a_batch_record_says_which_search_proved_a_loss():
     assert record["verdict"] == "lost" and record["found_by"] == "depth-first" and record["chain_positions"] == 0
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", CLASSIC)
 def test_solve_with_the_root_capacity_test_agrees_with_the_reference_search(game):
     """The root's capacity test searched to the end (RootTest), from the first restart on, with
     the depth-first search's own capacity tests cut to one abstract position: where it says lost, so does

@@ -1,8 +1,12 @@
 """Deals reproduce PySolFC's game numbers."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from solver.game.board import Board
+from solver.game.cards import card_text, make_card
 from solver.game.deals import DealNumberError, deal, kings_to_bottom, pysol_shuffle, pysolfc_layout
 from solver.game.rules import GAMES
 
@@ -124,3 +128,27 @@ def test_kings_to_bottom_keeps_king_order():
 def test_bad_deal_numbers(number):
     with pytest.raises(DealNumberError, match="out of range"):
         deal(BD, number)
+
+
+# Layouts of PySolFC's own code (its pysolrandom shuffle and each game's _shuffleHook from
+# pysollib/games/bakersdozen.py and pysollib/game/__init__.py, run on PySolFC's August 2026 sources,
+# then dealt in rows from the talon's end as its startGame does): pinned for the family's redeal games.
+PYSOLFC_LAYOUTS = json.loads(Path(__file__).with_name("pysolfc_layouts.json").read_text())
+
+
+@pytest.mark.parametrize("key", sorted(PYSOLFC_LAYOUTS))
+def test_redeal_games_deal_as_pysolfc(key):
+    game, number = key.split()
+    board = deal(GAMES[game], int(number))
+    want = PYSOLFC_LAYOUTS[key]
+    assert [" ".join(card_text(c) for c in p) for p in board.piles] == want["piles"]
+    founded = sorted(card_text(make_card(top, s)) for s, top in enumerate(board.foundations) if top)
+    assert founded == sorted(want["foundations"])
+    assert board.redeals == GAMES[game].redeals
+
+
+def test_royal_family_founds_the_kings_and_cruel_the_aces():
+    assert deal(GAMES["royal-family"], 5).foundations == (13, 13, 13, 13)
+    assert deal(GAMES["cruel"], 5).foundations == (1, 1, 1, 1)
+    assert deal(GAMES["ripple-fan"], 5).foundations == (0, 0, 0, 0)
+    assert [len(p) for p in deal(GAMES["ripple-fan"], 5).piles] == [4] * 13

@@ -3,8 +3,19 @@
 import pytest
 
 from solver.game.board import parse_board
-from solver.game.engine import IllegalMoveError, Move, apply_move, is_solution, legal_moves, replay
-from solver.game.rules import GAMES
+from solver.game.engine import (
+    REDEAL,
+    IllegalMoveError,
+    Move,
+    apply_move,
+    describe_move,
+    is_solution,
+    legal_moves,
+    redeal_sizes,
+    redealt,
+    replay,
+)
+from solver.game.rules import GAMES, UNLIMITED
 
 BD, SP, PS = GAMES["bakers-dozen"], GAMES["spanish-patience"], GAMES["portuguese-solitaire"]
 # A 2-rank deck: the 2s play the King.
@@ -58,3 +69,68 @@ def test_replay_checks_every_move():
     assert replay(board, good, rules).is_won()
     assert is_solution(board, good, rules)
     assert not is_solution(board, good[:-1], rules)
+
+
+def test_redeal_reads_the_piles_in_order_and_cuts_them_in_fours():
+    """PySolFC's Cruel_Talon.dealCards: each pile from its top down, from the first pile, onto a hidden
+    pile; to the talon in packets of four; dealt four to a pile from the first.  A pile of four that
+    starts at a multiple of four comes back as it was; the reading order never changes."""
+    piles = ((1, 2, 3, 4, 5), (6, 7), (), (8, 9, 10))
+    assert redealt(piles) == ((2, 3, 4, 5), (10, 6, 7, 1), (8, 9), ())
+    read = [c for p in piles for c in reversed(p)]
+    assert [c for p in redealt(piles) for c in reversed(p)] == read
+    assert redealt(((1, 2, 3, 4), (5, 6, 7, 8), (9,))) == ((1, 2, 3, 4), (5, 6, 7, 8), (9,))
+
+
+def test_redeal_gives_the_first_piles_more_when_fours_are_too_few():
+    assert redeal_sizes(11, 2) == [6, 5]
+    assert redeal_sizes(7, 3) == [4, 3, 0]
+    assert [len(p) for p in redealt(((1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11)))] == [6, 5]
+
+
+def test_redeals_are_counted_and_unlimited_ones_never_run_out():
+    rules = GAMES["perseverance"].reduced(ranks=3, piles=2)
+    board = parse_board("3C 2C\n3D 2D 2H 3H 2S 3S", rules)
+    assert board.redeals == 2 and REDEAL in legal_moves(board, rules)
+    once = apply_move(board, REDEAL, rules)
+    assert once.redeals == 1 and describe_move(board, REDEAL) == "redeal (1 left)"
+    spent = apply_move(once, REDEAL, rules)
+    assert spent.redeals == 0 and REDEAL not in legal_moves(spent, rules)
+    cruel = GAMES["cruel"].reduced(ranks=3, piles=2)
+    board = parse_board("Foundations: C-A D-A H-A S-A\n3C 2C\n3D 2D 2H 3H 2S 3S", cruel)
+    assert board.redeals == UNLIMITED
+    assert apply_move(apply_move(board, REDEAL, cruel), REDEAL, cruel).redeals == UNLIMITED
+
+
+def test_runs_move_as_a_unit_only_where_the_rules_say():
+    text = "Foundations: C-A D-A H-A S-A\n4C 3C 2C\n5C\n5D 4D 3D 2D"
+    per = GAMES["perseverance"].reduced(ranks=5, piles=3)
+    board = parse_board(text, per)
+    assert Move(0, 1, 3) in legal_moves(board, per)  # 4C 3C 2C onto 5C
+    assert Move(0, 1, 2) not in legal_moves(board, per)  # 3C 2C: 3C is not built on 5C
+    assert describe_move(board, Move(0, 1, 3)) == "4C 3C 2C from pile 1 onto 5C (pile 2)"
+    cruel = GAMES["cruel"].reduced(ranks=5, piles=3)
+    assert all(m.count == 1 for m in legal_moves(parse_board(text, cruel), cruel))
+    broken = parse_board("Foundations: C-A D-A H-A S-A\n4C 3D 2C\n5C\n5D 4D 3C 2D", per)
+    assert Move(0, 1, 3) not in legal_moves(broken, per)  # 3D breaks the suit
+
+
+def test_building_by_suit_by_colour_and_both_ways():
+    ind = GAMES["indefatigable"].reduced(ranks=4, piles=3)
+    board = parse_board("Foundations: C-A D-A H-A S-A\n3C\n2C 4C\n2D 3H 4D 2S 3S 4S 2H 4H 3D", ind)
+    moves = legal_moves(board, ind)
+    assert Move(0, 1) in moves  # 3C onto 4C: down by suit
+    assert Move(1, 0) in moves  # 4C onto 3C: up by suit
+    rf = GAMES["royal-family"].reduced(ranks=4, piles=3)
+    board = parse_board("Foundations: C-4 D-4 H-4 S-4\n2C\n3H AD\n3S 2D AS 2S AH 2H 3D AC 3C", rf)
+    moves = legal_moves(board, rf)
+    assert Move(0, 2) not in moves  # 2C onto 3C: the same colour
+    assert Move(0, 1) in moves  # 2C onto AD: up by alternate colour
+    assert Move(2, None) in moves  # 3C to its foundation, which builds down from the King (4 here)
+
+
+def test_royal_family_foundations_build_down_to_the_ace():
+    rf = GAMES["royal-family"].reduced(ranks=2, piles=2)
+    board = parse_board("Foundations: C-2 D-2 H-2 S-2\nAC AD\nAH AS", rf)
+    assert is_solution(board, [Move(0, None), Move(0, None), Move(1, None), Move(1, None)], rf)
+    assert board.to_text().startswith("Foundations: C-2 D-2 H-2 S-2\nRedeals: 1\n")

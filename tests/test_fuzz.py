@@ -58,7 +58,7 @@ def nth_card(board: Board, k: int) -> tuple[int, int]:
 
 
 def with_piles(board: Board, piles) -> Board:
-    return Board(tuple(tuple(p) for p in piles), board.foundations)
+    return Board(tuple(tuple(p) for p in piles), board.foundations, redeals=board.redeals)
 
 
 @FUZZ
@@ -91,7 +91,7 @@ def test_a_missing_card(game_board, a):
 def test_the_wrong_number_of_piles(game_board, change, at):
     rules, board = game_board
     lines = board.to_text().splitlines()
-    first = 1 if lines[0].startswith("Foundations") else 0
+    first = sum(line.startswith(("Foundations", "Redeals")) for line in lines)
     spot = first + at % (len(lines) - first - max(0, -change) + 1)
     if change > 0:
         lines[spot:spot] = ["-"] * change
@@ -106,8 +106,11 @@ def test_the_wrong_number_of_piles(game_board, change, at):
 def test_an_impossible_foundation(game_board, suit, rank):
     rules, board = game_board
     tops = list(board.foundations)
-    tops[suit] = max(tops[suit] + 1, rank)  # a card at or below it is still in a pile
-    out = solve_board(rules.name, Board(board.piles, tuple(tops)).to_text())
+    if rules.foundations_down:  # built from the King down to rank: a card at or above it is still in a pile
+        tops[suit] = min(tops[suit] - 1 if tops[suit] else rules.ranks, rank)
+    else:
+        tops[suit] = max(tops[suit] + 1, rank)  # a card at or below it is still in a pile
+    out = solve_board(rules.name, Board(board.piles, tuple(tops), redeals=board.redeals).to_text())
     assert_refused(out, "still in pile")
 
 
@@ -177,7 +180,7 @@ def check_rules_file(text: str) -> None:
     record = json.loads(out.output)
     rules = parse_rules_text(text, "my-variant")
     assert record["game"] == rules.name and record["verdict"] in ("won", "lost", "unknown")
-    assert rules.piles * rules.cards_per_pile >= rules.cards - rules.aces_founded
+    assert rules.piles * rules.cards_per_pile >= rules.cards - rules.founded
 
 
 @FUZZ
@@ -211,13 +214,16 @@ def test_raw_text_as_a_rules_file(text):
 def test_rules_file_messages():
     cases = {
         "piles = 'ten'": "piles = 'ten': must be a whole number from 1 to 32",
-        "redeals = 2": "redeals: redeals are not supported",
+        "redeals = 2": "redeals: a variant has no redeals; redeals come with the named games only",
+        "base = 'royal-family'\nempty_pile = 'king'": "an empty pile that takes only a King needs",
+        "base = 'perseverance'\nempty_pile = 'any'": "runs moving into empty piles are not supported yet",
+        "base = 'cruel'\nfounded = 2\ndeal_style = 'bases-last'": 'deal_style "bases-last" with founded = 2',
         "colour = 'red'": "unknown key 'colour'",
         "base = 'klondike'": "base: unknown game 'klondike'",
         "name = 'bakers-dozen'": "is a known game's",
         "piles = 30\nranks = 5": "30 piles for 20 cards",
         "cards_per_pile = 5": "cards_per_pile = 5, but 52 cards dealt in rows to 13 piles give at most 4",
-        "aces_founded = 2\ndeal_style = 'plain'": 'deal_style "plain" with aces_founded = 2',
+        "founded = 2\ndeal_style = 'plain'": 'deal_style "plain" with founded = 2',
         "piles = [": "not a TOML file",
     }
     for text, message in cases.items():

@@ -12,8 +12,7 @@ def relaxed_dead(text, rules):
     board = parse_board(text).validate(rules)
     arr, heights, found = state_arrays(board, rules)
     scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
-    empty = kernel_rules(rules).empty
-    return P.relaxed_dead(arr, heights, found, rules.ranks, empty, rules.worrying_back, scratch)
+    return P.relaxed_dead(arr, heights, found, kernel_rules(rules), scratch)
 
 
 BD3 = GAMES["bakers-dozen"].reduced(ranks=3, piles=4)  # 3s play the King

@@ -7,6 +7,8 @@ Solver's style); an empty pile is written ``-``.  Blank lines and lines
 starting with ``#`` are skipped.  Freecell Solver's own dumps are read too:
 ``Founds:`` for the foundations, and a ``Freecells:`` line, which must hold
 no card (this family has no cells).  A UTF-8 byte order mark is skipped.
+In games with redeals a ``Redeals:`` line says how many are left (a number,
+or ``unlimited``); without it a board has the game's full allowance.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of, shown
-from .rules import Rules
+from .rules import UNLIMITED, Rules
 
 MAX_BOARD_TEXT = 1 << 16  # characters: the largest family board is 104 cards, a few hundred characters
 
@@ -25,11 +27,13 @@ class BoardError(ValueError):
 
 @dataclass(frozen=True)
 class Board:
-    """Piles (bottom card first) and the top rank of each suit's foundation (0 = empty)."""
+    """Piles (bottom card first), the rank of each suit's foundation's top card (0 = empty), and the
+    redeals left (``UNLIMITED``: no end)."""
 
     piles: tuple[tuple[int, ...], ...]
     foundations: tuple[int, int, int, int] = (0, 0, 0, 0)
     note: str = field(default="", compare=False)
+    redeals: int = 0
 
     def cards_in_play(self) -> int:
         return sum(len(p) for p in self.piles)
@@ -37,11 +41,15 @@ class Board:
     def is_won(self) -> bool:
         return self.cards_in_play() == 0
 
-    def to_text(self) -> str:
+    def to_text(self, rules: Rules | None = None) -> str:
+        """The board's text; with ``rules``, a game with redeals says how many are left even when none is
+        (without the line, a board has the game's full allowance)."""
         lines = []
         if any(self.foundations):
             parts = [f"{SUITS[s]}-{'0A23456789TJQK'[r]}" for s, r in enumerate(self.foundations)]
             lines.append("Foundations: " + " ".join(parts))
+        if self.redeals or (rules is not None and rules.redeals):
+            lines.append(f"Redeals: {'unlimited' if self.redeals == UNLIMITED else self.redeals}")
         for pile in self.piles:
             lines.append(" ".join(card_text(c) for c in pile) if pile else "-")
         return "\n".join(lines) + "\n"
@@ -62,7 +70,7 @@ class Board:
         for suit, top in enumerate(self.foundations):
             if not 0 <= top <= rules.ranks:
                 raise BoardError(f"foundation {SUITS[suit]} at rank {top}: the deck has {rules.ranks} ranks")
-            for rank in range(1, top + 1):
+            for rank in rules.founded_ranks(top):
                 card = make_card(rank, suit)
                 if card in seen:
                     raise BoardError(
@@ -72,11 +80,16 @@ class Board:
         missing = [
             card_text(make_card(rank, suit))
             for suit in range(4)
-            for rank in range(self.foundations[suit] + 1, rules.ranks + 1)
-            if make_card(rank, suit) not in seen
+            for rank in range(1, rules.ranks + 1)
+            if rank not in rules.founded_ranks(self.foundations[suit]) and make_card(rank, suit) not in seen
         ]
         if missing:
             raise BoardError(f"missing card{'s' if len(missing) > 1 else ''}: {' '.join(missing)}")
+        if rules.redeals == UNLIMITED and self.redeals != UNLIMITED:
+            raise BoardError(f"{rules.title} has unlimited redeals; the board says {self.redeals} are left")
+        if rules.redeals != UNLIMITED and not 0 <= self.redeals <= rules.redeals:
+            left = "unlimited" if self.redeals == UNLIMITED else self.redeals
+            raise BoardError(f"{rules.title} has {rules.redeals_text()}; the board says {left} are left")
         return self
 
 
@@ -94,11 +107,22 @@ def _parse_foundations(text: str, line_no: int) -> tuple[int, int, int, int]:
     return (tops[0], tops[1], tops[2], tops[3])
 
 
-def parse_board(text: str) -> Board:
-    """Read a board text; the error names the line and what is wrong with it."""
+def _parse_redeals(text: str, line_no: int) -> int:
+    value = text.strip().lower()
+    if value == "unlimited":
+        return UNLIMITED
+    if value.isdigit() and len(value) <= 3:
+        return int(value)
+    raise BoardError(f"line {line_no}: redeals {shown(text.strip())} is not a number or 'unlimited'")
+
+
+def parse_board(text: str, rules: Rules | None = None) -> Board:
+    """Read a board text; the error names the line and what is wrong with it.  Without a ``Redeals:``
+    line, the board has ``rules``'s full allowance of redeals (none when no rules are given)."""
     if len(text) > MAX_BOARD_TEXT:
         raise BoardError(f"the board text has {len(text):,} characters: not a board of this family")
     foundations = (0, 0, 0, 0)
+    redeals = rules.redeals if rules is not None else 0
     piles: list[tuple[int, ...]] = []
     for line_no, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.strip()
@@ -110,6 +134,11 @@ def parse_board(text: str) -> Board:
             if piles:
                 raise BoardError(f"line {line_no}: the Foundations line must come before the piles")
             foundations = _parse_foundations(rest, line_no)
+            continue
+        if colon and name == "redeals":
+            if piles:
+                raise BoardError(f"line {line_no}: the Redeals line must come before the piles")
+            redeals = _parse_redeals(rest, line_no)
             continue
         if colon and name == "freecells":
             if rest.replace("-", "").strip():
@@ -131,4 +160,4 @@ def parse_board(text: str) -> Board:
         piles.append(tuple(cards))
     if not piles:
         raise BoardError("the board has no piles")
-    return Board(tuple(piles), foundations)
+    return Board(tuple(piles), foundations, redeals=redeals)

@@ -29,6 +29,11 @@ def suit_of(card: int) -> int:
     return card % 4
 
 
+def is_red(card: int) -> bool:
+    """Diamonds and hearts."""
+    return suit_of(card) in (1, 2)
+
+
 def card_text(card: int) -> str:
     return RANK_TEXT[rank_of(card) - 1] + SUITS[suit_of(card)]
 

@@ -16,6 +16,12 @@ What is reproduced (facts read from PySolFC's ``pysollib/pysolrandom.py``,
   first non-King dealt earlier into the same pile.
 * Good Measure: that hook (with 10 piles), then the two Aces dealt *last*
   are taken out and founded; the other 50 cards are dealt as usual.
+* Cruel, Perseverance, Indefatigable and Royal Family
+  (``_shuffleHookMoveToBottom`` in ``pysollib/game/__init__.py``): the four
+  base cards of the foundations (Aces; Kings in Royal Family) go to the
+  bottom of the talon, so they are dealt last, to the foundations; the other
+  48 cards keep their order and are dealt from the talon's end, as in
+  Portuguese Solitaire.  Ripple Fan has no hook.
 """
 
 from __future__ import annotations
@@ -23,8 +29,8 @@ from __future__ import annotations
 import random
 
 from .board import Board
-from .cards import make_card
-from .rules import DEAL_BAKERS, DEAL_GOOD_MEASURE, DEAL_PLAIN, Rules
+from .cards import make_card, rank_of
+from .rules import DEAL_BAKERS, DEAL_BASES_LAST, DEAL_GOOD_MEASURE, DEAL_PLAIN, Rules
 
 MS_DEALS_BELOW = 32000
 MAX_DEAL = 10**20  # PySolFC's largest game number
@@ -94,19 +100,23 @@ def pysolfc_layout(rules: Rules, number: int) -> Board:
     shuffled = pysol_shuffle(number)
     if rules.ranks != 13:
         raise DealNumberError("numbered deals exist only for the full deck")
+    redeals = rules.redeals
     if rules.deal_style == DEAL_PLAIN:
-        return Board(_deal_rows(shuffled[::-1], rules.piles))
+        return Board(_deal_rows(shuffled[::-1], rules.piles), redeals=redeals)
+    if rules.deal_style == DEAL_BASES_LAST:
+        rest = [c for c in shuffled if rank_of(c) != rules.base_rank]
+        return Board(_deal_rows(rest[::-1], rules.piles), (rules.base_rank,) * 4, redeals=redeals)
     order = _swap_kings_down(shuffled, rules.piles)
     if rules.deal_style == DEAL_BAKERS:
-        return Board(_deal_rows(order, rules.piles))
+        return Board(_deal_rows(order, rules.piles), redeals=redeals)
     if rules.deal_style != DEAL_GOOD_MEASURE:
         raise DealNumberError(f"no numbered deals for deal style {rules.deal_style!r}")
-    aces = [i for i, c in enumerate(order) if c < 4][-rules.aces_founded :]
+    aces = [i for i, c in enumerate(order) if c < 4][-rules.founded :]
     foundations = [0, 0, 0, 0]
     for i in aces:
         foundations[order[i] % 4] = 1
     rest = [c for i, c in enumerate(order) if i not in aces]
-    return Board(_deal_rows(rest, rules.piles), tuple(foundations))
+    return Board(_deal_rows(rest, rules.piles), tuple(foundations), redeals=redeals)
 
 
 def kings_to_bottom(board: Board, top_rank: int) -> Board:
@@ -122,7 +132,7 @@ def kings_to_bottom(board: Board, top_rank: int) -> Board:
         f"PySolFC's layout leaves a King above another card in pile{'s' if len(moved) > 1 else ''} "
         f"{', '.join(moved)}; as the rules say, the King was slid to the bottom"
     )
-    return Board(piles, board.foundations, note=note)
+    return Board(piles, board.foundations, note=note, redeals=board.redeals)
 
 
 def deal(rules: Rules, number: int) -> Board:
@@ -134,7 +144,7 @@ def deal(rules: Rules, number: int) -> Board:
         _check_number(number)
         board = random_deal(rules, random.Random(number))
         note = f"a {rules.ranks}-rank deck has no PySolFC deals: this is random.Random({number})'s shuffle"
-        return Board(board.piles, board.foundations, note=note)
+        return Board(board.piles, board.foundations, note=note, redeals=board.redeals)
     board = pysolfc_layout(rules, number)
     if rules.kings_to_bottom:
         board = kings_to_bottom(board, rules.ranks)
@@ -146,10 +156,10 @@ def random_deal(rules: Rules, rng: random.Random) -> Board:
     deck = [make_card(rank, suit) for suit in range(4) for rank in range(1, rules.ranks + 1)]
     rng.shuffle(deck)
     foundations = [0, 0, 0, 0]
-    for suit in rng.sample(range(4), rules.aces_founded):
-        foundations[suit] = 1
-        deck.remove(make_card(1, suit))
-    board = Board(_deal_rows(deck, rules.piles), tuple(foundations))
+    for suit in rng.sample(range(4), rules.founded):
+        foundations[suit] = rules.base_rank
+        deck.remove(make_card(rules.base_rank, suit))
+    board = Board(_deal_rows(deck, rules.piles), tuple(foundations), redeals=rules.redeals)
     if rules.kings_to_bottom:
-        board = Board(kings_to_bottom(board, rules.ranks).piles, board.foundations)
+        board = Board(kings_to_bottom(board, rules.ranks).piles, board.foundations, redeals=rules.redeals)
     return board.validate(rules)

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from .board import Board
 from .cards import card_text, make_card, rank_of, suit_of
-from .rules import BUILD_RANK, Rules
+from .rules import UNLIMITED, Rules, unsupported
+
+REDEAL_SOURCE = -100  # ``Move.source`` of a redeal
 
 
 class IllegalMoveError(ValueError):
@@ -21,7 +23,8 @@ class IllegalMoveError(ValueError):
 
 @dataclass(frozen=True)
 class Move:
-    """The top card of pile ``source`` goes to pile ``target``, or to its foundation when ``target`` is None.
+    """The top ``count`` cards of pile ``source`` go to pile ``target``, or the top card to its
+    foundation when ``target`` is None; or a redeal (:data:`REDEAL`).
 
     Piles are numbered from 0 here; text shows them from 1.  With worrying
     back, a negative ``source`` -1-s is the foundation of suit s.
@@ -29,39 +32,92 @@ class Move:
 
     source: int
     target: int | None = None
+    count: int = 1
+
+    @property
+    def is_redeal(self) -> bool:
+        return self.source == REDEAL_SOURCE
+
+
+REDEAL = Move(REDEAL_SOURCE)
 
 
 def _check_supported(rules: Rules) -> None:
-    if rules.build != BUILD_RANK or rules.sequence_moves or rules.redeals:
-        raise NotImplementedError(f"{rules.title}: only single-card, build-by-rank games without redeals")
+    problem = unsupported(rules)
+    if problem:
+        raise NotImplementedError(f"{rules.title}: {problem}")
 
 
-def _can_place(board: Board, card: int, target: int, rules: Rules) -> bool:
-    pile = board.piles[target]
-    return rules.can_host(pile[-1] if pile else None, card)
-
-
-def _moving_card(board: Board, move: Move) -> int:
+def _moving_cards(board: Board, move: Move) -> tuple[int, ...]:
     if move.source < 0:
         suit = -1 - move.source
-        return make_card(board.foundations[suit], suit)
-    return board.piles[move.source][-1]
+        return (make_card(board.foundations[suit], suit),)
+    return board.piles[move.source][-move.count :]
+
+
+def redeal_sizes(cards: int, piles: int) -> list[int]:
+    """How many cards each pile gets at a redeal: fours from the first pile; PySolFC's Cruel_Talon gives
+    the first piles one more each, in turn, when four a pile is not enough (only small test decks)."""
+    sizes = [4] * piles
+    for extra in range(cards - 4 * piles):
+        sizes[extra % piles] += 1
+    left, dealt = cards, []
+    for size in sizes:
+        dealt.append(min(size, left))
+        left -= dealt[-1]
+    return dealt
+
+
+def _in_fours_reversed(cards: list[int]) -> list[int]:
+    return [c for i in range(0, len(cards), 4) for c in reversed(cards[i : i + 4])]
+
+
+def redealt(piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The piles after a redeal, as PySolFC's Cruel_Talon.dealCards makes them.
+
+    It moves the cards of each pile in turn, from the first pile and each
+    pile from its top down, one by one onto a hidden pile; moves that pile to
+    the talon in packets of four kept in order (the odd packet first); and
+    deals from the talon's top four cards to each pile in turn, one at a
+    time.  So, where every pile gets four, reading the piles in order, each
+    from its top down, gives the same sequence before and after: only the
+    cut into piles changes, a pile of four that starts at a multiple of four
+    comes back as it was, and the piles at the end may be short or empty."""
+    reading = [c for pile in piles for c in reversed(pile)]
+    dealt = _in_fours_reversed(reading)  # the order the talon gives them out, each pile bottom first
+    new, start = [], 0
+    for size in redeal_sizes(len(dealt), len(piles)):
+        new.append(tuple(dealt[start : start + size]))
+        start += size
+    return tuple(new)
+
+
+def _foundation_takes(board: Board, card: int, rules: Rules) -> bool:
+    return rules.next_on_foundation(board.foundations[suit_of(card)]) == rank_of(card)
 
 
 def is_legal(board: Board, move: Move, rules: Rules) -> bool:
+    if move.is_redeal:
+        return board.redeals != 0 and move.target is None and move.count == 1
     if move.source < 0:  # worrying back: a foundation's top card onto a pile
         suit = -1 - move.source
         if not rules.worrying_back or suit > 3 or board.foundations[suit] == 0 or move.target is None:
             return False
-        return 0 <= move.target < len(board.piles) and _can_place(board, _moving_card(board, move), move.target, rules)
-    if not move.source < len(board.piles) or not board.piles[move.source]:
+        if not 0 <= move.target < len(board.piles) or move.count != 1:
+            return False
+        host = board.piles[move.target]
+        return rules.can_host(host[-1] if host else None, _moving_cards(board, move)[0])
+    if not 0 <= move.source < len(board.piles) or not 1 <= move.count <= len(board.piles[move.source]):
         return False
-    card = board.piles[move.source][-1]
+    cards = _moving_cards(board, move)
     if move.target is None:
-        return board.foundations[suit_of(card)] == rank_of(card) - 1
+        return move.count == 1 and _foundation_takes(board, cards[0], rules)
     if not 0 <= move.target < len(board.piles) or move.target == move.source:
         return False
-    return _can_place(board, card, move.target, rules)
+    if move.count > 1 and not (rules.sequence_moves and rules.is_run(cards)):
+        return False
+    host = board.piles[move.target]
+    return rules.can_host(host[-1] if host else None, cards[0])
 
 
 def legal_moves(board: Board, rules: Rules) -> list[Move]:
@@ -69,28 +125,35 @@ def legal_moves(board: Board, rules: Rules) -> list[Move]:
     moves = []
     foundations = range(-4, 0) if rules.worrying_back else []
     for source in [*foundations, *range(len(board.piles))]:
-        for target in [None, *range(len(board.piles))]:
-            move = Move(source, target)
-            if is_legal(board, move, rules):
-                moves.append(move)
+        most = len(board.piles[source]) if source >= 0 and rules.sequence_moves else 1
+        for count in range(1, most + 1):
+            for target in [None, *range(len(board.piles))]:
+                move = Move(source, target, count)
+                if is_legal(board, move, rules):
+                    moves.append(move)
+    if is_legal(board, REDEAL, rules):
+        moves.append(REDEAL)
     return moves
 
 
 def apply_move(board: Board, move: Move, rules: Rules) -> Board:
     if not is_legal(board, move, rules):
         raise IllegalMoveError(f"illegal move {move} in\n{board.to_text()}")
+    if move.is_redeal:
+        left = board.redeals if board.redeals == UNLIMITED else board.redeals - 1
+        return Board(redealt(board.piles), board.foundations, redeals=left)
     piles = list(board.piles)
-    card = _moving_card(board, move)
+    cards = _moving_cards(board, move)
     foundations = list(board.foundations)
     if move.source < 0:
-        foundations[suit_of(card)] -= 1
+        foundations[suit_of(cards[0])] -= 1  # worrying back: only where foundations build up
     else:
-        piles[move.source] = piles[move.source][:-1]
+        piles[move.source] = piles[move.source][: -move.count]
     if move.target is None:
-        foundations[suit_of(card)] += 1
+        foundations[suit_of(cards[0])] = rank_of(cards[0])
     else:
-        piles[move.target] = piles[move.target] + (card,)
-    return Board(tuple(piles), (foundations[0], foundations[1], foundations[2], foundations[3]))
+        piles[move.target] = piles[move.target] + cards
+    return Board(tuple(piles), (foundations[0], foundations[1], foundations[2], foundations[3]), redeals=board.redeals)
 
 
 def replay(board: Board, moves: list[Move], rules: Rules) -> Board:
@@ -113,15 +176,19 @@ def is_solution(board: Board, moves: list[Move], rules: Rules) -> bool:
 
 
 def describe_move(board: Board, move: Move) -> str:
-    """``7H from pile 3 onto 8C (pile 9)``, ``7H from pile 3 to empty pile 5``, ``2S from pile 4 to foundation``."""
-    card = card_text(_moving_card(board, move))
+    """``7H from pile 3 onto 8C (pile 9)``, ``7H from pile 3 to empty pile 5``, ``2S from pile 4 to
+    foundation``, ``7H 6H 5H from pile 2 onto 8H (pile 6)``, ``redeal (2 left)``."""
+    if move.is_redeal:
+        left = "unlimited" if board.redeals == UNLIMITED else f"{board.redeals - 1} left"
+        return f"redeal ({left})"
+    cards = " ".join(card_text(c) for c in _moving_cards(board, move))
     if move.target is None:
-        return f"{card} from pile {move.source + 1} to foundation"
+        return f"{cards} from pile {move.source + 1} to foundation"
     origin = "foundation" if move.source < 0 else f"pile {move.source + 1}"
     target = board.piles[move.target]
     if not target:
-        return f"{card} from {origin} to empty pile {move.target + 1}"
-    return f"{card} from {origin} onto {card_text(target[-1])} (pile {move.target + 1})"
+        return f"{cards} from {origin} to empty pile {move.target + 1}"
+    return f"{cards} from {origin} onto {card_text(target[-1])} (pile {move.target + 1})"
 
 
 def describe_moves(board: Board, moves: list[Move], rules: Rules) -> list[str]:

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .cards import rank_of
+from .cards import is_red, rank_of, suit_of
 
-BUILD_RANK = "rank"  # down by rank, any suit
+BUILD_RANK = "rank"  # by rank, any suit
+BUILD_SUIT = "suit"  # by rank within the suit
+BUILD_ALTERNATE = "alternate-colour"  # by rank, red on black and black on red
+
+UNLIMITED = -1  # ``Rules.redeals``: as many redeals as the player likes
 
 EMPTY_NONE = "none"  # an empty pile stays empty
 EMPTY_ANY = "any"  # any single card may go to an empty pile
@@ -19,15 +23,15 @@ EMPTY_KING = "king"  # only a King (the deck's top rank) may
 DEAL_BAKERS = "bakers-dozen"  # PySolFC's Baker's Dozen hook: Kings swapped down
 DEAL_GOOD_MEASURE = "good-measure"  # the Baker's Dozen hook, then two Aces out
 DEAL_PLAIN = "plain"  # PySolFC's Portuguese Solitaire: no hook
+DEAL_BASES_LAST = "bases-last"  # PySolFC's Cruel hook: the foundations' base cards dealt last, to the foundations
 
 MAX_PILES = 32  # the most piles a game may have: the kernels' scratch layouts are sized for it
 
-# The rules the solver's proofs do not cover yet (solver/kernels/position.py, "Safe foundation moves"),
-# by the key a rules file would set, with the word for the person who asked.
+# The rules keys a variant's rules file may not set yet, with the word for the person who asked.
 UNSUPPORTED_KEYS = {
-    "build": "only building down by rank, any suit, is supported",
-    "sequence_moves": "only single-card moves are supported",
-    "redeals": "redeals are not supported",
+    "build": "a variant builds down by rank in any suit; the other building rules come with the named games only",
+    "sequence_moves": "a variant moves single cards; sequence moves come with the named games only",
+    "redeals": "a variant has no redeals; redeals come with the named games only",
 }
 
 
@@ -41,7 +45,8 @@ class Rules:
 
     ``ranks`` below 13 gives a reduced deck (Ace..rank ``ranks``, four suits);
     its top rank plays the King.  The tests use those; the named games all
-    have 13.
+    have 13.  ``founded``: how many foundations start with their base card,
+    an Ace, or a King where the foundations build down.
     """
 
     name: str
@@ -49,12 +54,14 @@ class Rules:
     pysol_id: int | None
     piles: int
     cards_per_pile: int
-    aces_founded: int = 0
+    founded: int = 0
     kings_to_bottom: bool = False
     build: str = BUILD_RANK
+    both_ways: bool = False  # the tableau builds up or down; else down only
+    foundations_down: bool = False  # foundations build King to Ace (Royal Family); else Ace to King
     empty_pile: str = EMPTY_NONE
-    sequence_moves: bool = False
-    redeals: int = 0
+    sequence_moves: bool = False  # a run built by the building rule moves as a unit
+    redeals: int = 0  # how many; ``UNLIMITED``
     ranks: int = 13
     worrying_back: bool = False  # a foundation's top card may come back to the tableau
     deal_style: str = DEAL_BAKERS
@@ -66,7 +73,7 @@ class Rules:
     def reduced(self, ranks: int, piles: int) -> Rules:
         """The same rules on this deck and table, the pile size following from them (the tests
         use it for small decks; rules files for their variants)."""
-        in_play = 4 * ranks - self.aces_founded
+        in_play = 4 * ranks - self.founded
         return replace(self, ranks=ranks, piles=piles, cards_per_pile=-(-in_play // piles), pysol_id=None)
 
     def can_host(self, host: int | None, card: int) -> bool:
@@ -75,26 +82,71 @@ class Rules:
         The one statement of the building and empty-pile rules in plain Python: the reference engine
         and the line shortener read it; the kernels have their compiled twin (solver/kernels/position.py,
         ``space_takes`` in solver/kernels/codes.py)."""
-        if host is not None:
-            return rank_of(host) == rank_of(card) + 1
-        return self.space_takes(rank_of(card))
+        if host is None:
+            return self.space_takes(rank_of(card))
+        step = rank_of(host) - rank_of(card)
+        if not (step == 1 or (self.both_ways and step == -1)):
+            return False
+        if self.build == BUILD_SUIT:
+            return suit_of(host) == suit_of(card)
+        if self.build == BUILD_ALTERNATE:
+            return is_red(host) != is_red(card)
+        return True
+
+    def is_run(self, cards: tuple[int, ...]) -> bool:
+        """Whether ``cards`` (bottom first) may move as one unit: each card built on the one beneath it."""
+        return all(self.can_host(below, above) for below, above in zip(cards, cards[1:], strict=False))
+
+    @property
+    def base_rank(self) -> int:
+        """The rank a foundation starts with."""
+        return self.ranks if self.foundations_down else 1
+
+    def next_on_foundation(self, top: int) -> int:
+        """The rank a foundation whose top card has rank ``top`` (0: empty) takes next; 0 when it is full."""
+        if top == 0:
+            return self.base_rank
+        following = top - 1 if self.foundations_down else top + 1
+        return following if 1 <= following <= self.ranks else 0
+
+    def founded_ranks(self, top: int) -> range:
+        """The ranks on a foundation whose top card has rank ``top``."""
+        if top == 0:
+            return range(0)
+        return range(top, self.ranks + 1) if self.foundations_down else range(1, top + 1)
 
     def space_takes(self, rank: int) -> bool:
         """Whether an empty pile may take a card of ``rank``."""
         return self.empty_pile == EMPTY_ANY or (self.empty_pile == EMPTY_KING and rank == self.ranks)
 
-    def describe(self) -> str:
-        empty = {
+    def building(self) -> str:
+        """How the tableau builds, in words: "down by suit", "up or down by alternate colour"."""
+        way = "up or down" if self.both_ways else "down"
+        return f"{way} by {'rank, any suit' if self.build == BUILD_RANK else self.build.replace('-', ' ')}"
+
+    def redeals_text(self) -> str:
+        if self.redeals == UNLIMITED:
+            return "unlimited redeals"
+        return {0: "no redeal", 1: "1 redeal"}.get(self.redeals, f"{self.redeals} redeals")
+
+    def empty_text(self) -> str:
+        return {
             EMPTY_NONE: "an empty pile stays empty",
             EMPTY_ANY: "any card may fill an empty pile",
             EMPTY_KING: "only a King may fill an empty pile",
         }[self.empty_pile]
+
+    def describe(self) -> str:
         kings = "Kings moved to the bottom" if self.kings_to_bottom else "Kings left where they fall"
-        founded = f", {self.aces_founded} Aces founded at the start" if self.aces_founded else ""
-        empty += "; worrying back allowed" if self.worrying_back else ""
+        base = "Kings" if self.foundations_down else "Aces"
+        founded = f", {self.founded} {base} founded at the start" if self.founded else ""
+        if self.foundations_down:
+            founded += ", foundations build down from the King"
+        moves = "runs move as a unit" if self.sequence_moves else "one card at a time"
+        empty = self.empty_text() + ("; worrying back allowed" if self.worrying_back else "")
         return (
             f"{self.title}: {self.piles} piles of {self.cards_per_pile}{founded}; {kings}; "
-            f"build down by rank, any suit, one card at a time; {empty}"
+            f"build {self.building()}, {moves}; {empty}; {self.redeals_text()}"
         )
 
 
@@ -108,7 +160,7 @@ GAMES: dict[str, Rules] = {
             86,
             10,
             5,
-            aces_founded=2,
+            founded=2,
             kings_to_bottom=True,
             deal_style=DEAL_GOOD_MEASURE,
         ),
@@ -131,18 +183,69 @@ GAMES: dict[str, Rules] = {
             empty_pile=EMPTY_ANY,
             deal_style=DEAL_PLAIN,
         ),
+        # PySolFC pysollib/games/bakersdozen.py: Cruel's row stacks take one card and nothing when empty; its
+        # talon (Cruel_Talon, max_rounds=-1) redeals without end; its hook deals the Aces last, to the foundations.
+        Rules("cruel", "Cruel", 104, 12, 4, founded=4, build=BUILD_SUIT, redeals=UNLIMITED, deal_style=DEAL_BASES_LAST),
+        # PySolFC's RippleFan: 13 piles, no hook, Cruel's talon.  Its SS_RowStack would move runs, but RULES.md
+        # says single cards, and where they disagree RULES.md decides.
+        Rules("ripple-fan", "Ripple Fan", 369, 13, 4, build=BUILD_SUIT, redeals=UNLIMITED, deal_style=DEAL_PLAIN),
+        # PySolFC's Perseverance: Cruel with runs of any length (max_move unlimited) and max_rounds=3.
+        Rules(
+            "perseverance",
+            "Perseverance",
+            404,
+            12,
+            4,
+            founded=4,
+            build=BUILD_SUIT,
+            sequence_moves=True,
+            redeals=2,
+            deal_style=DEAL_BASES_LAST,
+        ),  # fmt: skip
+        # PySolFC's Indefatigable: UD_SS_RowStack (one card, any card in a space), max_rounds=3.
+        Rules(
+            "indefatigable",
+            "Indefatigable",
+            515,
+            12,
+            4,
+            founded=4,
+            build=BUILD_SUIT,
+            both_ways=True,
+            empty_pile=EMPTY_ANY,
+            redeals=2,
+            deal_style=DEAL_BASES_LAST,
+        ),  # fmt: skip
+        # PySolFC's RoyalFamily: foundations from the King down (dir=-1), its hook deals the Kings last;
+        # UD_AC_RowStack (one card, any card in a space), max_rounds=2.
+        Rules(
+            "royal-family",
+            "Royal Family",
+            291,
+            12,
+            4,
+            founded=4,
+            foundations_down=True,
+            build=BUILD_ALTERNATE,
+            both_ways=True,
+            empty_pile=EMPTY_ANY,
+            redeals=1,
+            deal_style=DEAL_BASES_LAST,
+        ),  # fmt: skip
     )
 }
 
 
 def unsupported(rules: Rules) -> str:
     """Why the solver cannot decide ``rules``, or "" when it can."""
-    if rules.build != BUILD_RANK:
-        return UNSUPPORTED_KEYS["build"]
-    if rules.sequence_moves:
-        return UNSUPPORTED_KEYS["sequence_moves"]
-    if rules.redeals:
-        return UNSUPPORTED_KEYS["redeals"]
+    if rules.worrying_back and (rules.build != BUILD_RANK or rules.sequence_moves or rules.redeals):
+        return "worrying back is supported only in games that build by rank, one card at a time, with no redeal"
+    if rules.sequence_moves and rules.empty_pile != EMPTY_NONE:
+        return "runs moving into empty piles are not supported yet"
+    if rules.empty_pile == EMPTY_KING and (rules.foundations_down or rules.both_ways):
+        # The kernels turn ranks over where foundations build down, and the lone-card rule's proof for
+        # King-only spaces assumes a King never goes onto another card.
+        return "an empty pile that takes only a King needs the tableau to build down and the foundations up"
     if rules.ranks > 13:
         return f"the solver handles at most 13 ranks, not {rules.ranks}"
     if not 1 <= rules.piles <= MAX_PILES:

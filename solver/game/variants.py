@@ -8,7 +8,7 @@ Dozen unless ``base`` says otherwise)::
     base = "bakers-dozen"         # one of the known games
     piles = 12
     ranks = 13                    # a deck of Ace..rank in four suits
-    aces_founded = 0              # Aces on their foundations before the deal
+    founded = 0                   # Aces on their foundations before the deal
     kings_to_bottom = true        # Kings slid below the other cards of their pile
     empty_pile = "none"           # "none", "any" (any card) or "king"
     worrying_back = false         # a foundation's top card may come back
@@ -29,6 +29,7 @@ from pathlib import Path
 
 from .rules import (
     DEAL_BAKERS,
+    DEAL_BASES_LAST,
     DEAL_GOOD_MEASURE,
     DEAL_PLAIN,
     EMPTY_ANY,
@@ -40,6 +41,7 @@ from .rules import (
     Rules,
     UnknownGameError,
     get_rules,
+    unsupported,
 )
 
 if sys.version_info >= (3, 11):
@@ -52,11 +54,12 @@ class RulesFileError(ValueError):
     """A rules file that does not describe a game the solver can decide."""
 
 
-_INTEGERS = {"piles": (1, MAX_PILES), "ranks": (2, 13), "aces_founded": (0, 4), "cards_per_pile": (1, 52)}
+_INTEGERS = {"piles": (1, MAX_PILES), "ranks": (2, 13), "founded": (0, 4), "cards_per_pile": (1, 52)}
 _CHOICES = {
     "empty_pile": (EMPTY_NONE, EMPTY_ANY, EMPTY_KING),
-    "deal_style": (DEAL_BAKERS, DEAL_GOOD_MEASURE, DEAL_PLAIN),
+    "deal_style": (DEAL_BAKERS, DEAL_GOOD_MEASURE, DEAL_PLAIN, DEAL_BASES_LAST),
 }
+_FOUNDING = (DEAL_GOOD_MEASURE, DEAL_BASES_LAST)  # the deals that found cards
 _KEYS = ("name", "title", "base", "kings_to_bottom", "worrying_back", *_INTEGERS, *_CHOICES)
 
 
@@ -81,6 +84,8 @@ def parse_rules_text(text: str, default_name: str = "") -> Rules:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise RulesFileError(f"not a TOML file: {err}") from None
+    if "aces_founded" in data and "founded" not in data:  # the key's first name
+        data["founded"] = data.pop("aces_founded")
     for key, value in data.items():
         if key in UNSUPPORTED_KEYS:
             raise RulesFileError(f"{key}: {UNSUPPORTED_KEYS[key]}")
@@ -96,12 +101,12 @@ def parse_rules_text(text: str, default_name: str = "") -> Rules:
         raise RulesFileError(f"name {name!r}: use up to 64 lower-case letters, digits and dashes")
     if name in GAMES:
         raise RulesFileError(f"name {name!r} is a known game's; give the variant a name of its own")
-    aces = data.get("aces_founded", base.aces_founded)
+    aces = data.get("founded", base.founded)
     kings = data.get("kings_to_bottom", base.kings_to_bottom)
     style = data.get("deal_style")
-    if style is None:  # follow the base unless the change of Aces or Kings rules it out
+    if style is None:  # follow the base unless the change of founded cards or Kings rules it out
         style = base.deal_style
-        if (style == DEAL_GOOD_MEASURE) != (aces > 0):
+        if (style == DEAL_BASES_LAST and aces != 4) or (style in _FOUNDING) != (aces > 0):
             style = DEAL_GOOD_MEASURE if aces else DEAL_BAKERS if kings else DEAL_PLAIN
     rules = replace(
         base,
@@ -109,24 +114,35 @@ def parse_rules_text(text: str, default_name: str = "") -> Rules:
         title=data.get("title", name).strip(),
         piles=data.get("piles", base.piles),
         ranks=data.get("ranks", base.ranks),
-        aces_founded=aces,
+        founded=aces,
         kings_to_bottom=kings,
         empty_pile=data.get("empty_pile", base.empty_pile),
         deal_style=style,
         worrying_back=data.get("worrying_back", base.worrying_back),
     )
-    return _dealt(rules, data.get("cards_per_pile"))
+    rules = _dealt(rules, data.get("cards_per_pile"))
+    problem = unsupported(rules)
+    if problem:
+        raise RulesFileError(problem)
+    return rules
 
 
 def _dealt(rules: Rules, stated: int | None) -> Rules:
     """``rules`` with the pile size its deck gives; refuse decks that cannot be dealt."""
-    in_play = rules.cards - rules.aces_founded
+    in_play = rules.cards - rules.founded
     if rules.piles > in_play:
         raise RulesFileError(f"{rules.piles} piles for {in_play} cards: some piles would start empty")
-    if (rules.deal_style == DEAL_GOOD_MEASURE) != (rules.aces_founded > 0):
+    if (rules.deal_style in _FOUNDING) != (rules.founded > 0) or (
+        rules.deal_style == DEAL_BASES_LAST and rules.founded != 4
+    ):
         raise RulesFileError(
-            f'deal_style "{rules.deal_style}" with aces_founded = {rules.aces_founded}: '
-            f'the "{DEAL_GOOD_MEASURE}" deal founds Aces and no other deal does'
+            f'deal_style "{rules.deal_style}" with founded = {rules.founded}: '
+            f'the "{DEAL_GOOD_MEASURE}" deal founds some Aces, the "{DEAL_BASES_LAST}" deal all four, '
+            "and no other deal founds any"
+        )
+    if rules.foundations_down and rules.deal_style == DEAL_GOOD_MEASURE:
+        raise RulesFileError(
+            f'deal_style "{DEAL_GOOD_MEASURE}" founds Aces, but {rules.title}\'s foundations start from the King'
         )
     rules = rules.reduced(rules.ranks, rules.piles)  # derives cards_per_pile from the deck
     per_pile = rules.cards_per_pile

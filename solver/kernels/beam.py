@@ -136,7 +136,7 @@ def beam_level(level, n, next_level, record, rules, zob, seen, dfs_table, cands,
 def _candidates(level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest):
     """The level's children worth keeping, scored, as candidates; how many, or -1 when a move wins."""
     boards, heights, founds, in_play, keys = level
-    nranks, empty_rule, worry = rules
+    worry = rules.worry
     cand_parent, cand_src, cand_dst = cands.parent, cands.src, cands.dst
     cand_key, cand_abstract = cands.key, cands.abstract
     moves_src, moves_dst, scratch, meta, auto_src, auto_card = work
@@ -145,9 +145,7 @@ def _candidates(level, n, rules, zob, seen, dfs_table, cands, work, stats, origi
         board, hs, found = boards[e], heights[e], founds[e]
         meta[M_IN_PLAY] = in_play[e]
         # The position as its own origin: every card counts as dealt, since the beam ranks children itself.
-        m = generate_moves(
-            board, hs, found, nranks, empty_rule, worry, moves_src, moves_dst, 0, scratch, 0, meta, board, hs
-        )
+        m = generate_moves(board, hs, found, rules, moves_src, moves_dst, 0, scratch, 0, meta, board, hs)
         for i in range(m):
             src, dst = moves_src[i], moves_dst[i]
             here[0], here[1] = keys[e, 0], keys[e, 1]
@@ -165,7 +163,7 @@ def _candidates(level, n, rules, zob, seen, dfs_table, cands, work, stats, origi
                 slot = table_lookup(dfs_table, here[0], here[1])
                 fresh = slot < 0 or table_info(dfs_table, slot) != LOST_MARK
             room = count < cand_key.shape[0]
-            if fresh and room and not relaxed_dead(board, hs, found, nranks, empty_rule, worry, scratch):
+            if fresh and room and not relaxed_dead(board, hs, found, rules, scratch):
                 dealt, cand_abstract[count] = dealt_cards(board, hs, found, origin, origin_heights)
                 cand_parent[count], cand_src[count], cand_dst[count] = e, src, dst
                 tie = np.random.randint(0, 1 << TIE_BITS)

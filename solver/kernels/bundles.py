@@ -19,6 +19,12 @@ class KernelRules(NamedTuple):
     ranks: int  # the deck's ranks; the top one plays the King
     empty: int  # what an empty pile takes, a ``codes.EMPTY_*``
     worry: bool  # worrying back: a foundation's top card may come back
+    build: int  # how the tableau builds, a ``codes.BUILD_*``
+    both_ways: bool  # ... up or down; else down
+    sequences: bool  # runs move as a unit
+    safe: int  # the safe-move rule once no redeal is left, a ``codes.SAFE_*`` (solver/kernels/position.py)
+    lone: bool  # the lone-card rule holds once no redeal is left
+    dead: bool  # the relaxed dead test holds once no redeal is left
 
 
 class Position(NamedTuple):
@@ -26,7 +32,7 @@ class Position(NamedTuple):
 
     board: np.ndarray  # board[p, i]: the card codes of pile p from the bottom
     heights: np.ndarray  # heights[p]
-    found: np.ndarray  # found[s]: the top rank of suit s's foundation
+    found: np.ndarray  # found[s]: how many cards of suit s are on its foundation
     keys: np.ndarray  # its two hashes, kept up to date move by move
 
 
@@ -40,6 +46,7 @@ class DfsStack(NamedTuple):
     path_dst: np.ndarray
     path_card: np.ndarray
     path_autos: np.ndarray  # safe moves played after it
+    path_heights: np.ndarray  # path_heights[d]: the pile heights before a redeal played at depth d
     frame_index: np.ndarray  # Tarjan's number of the position at each depth
     frame_low: np.ndarray  # ... and its lowlink
     frame_sp: np.ndarray  # the component stack's height when it was opened

@@ -1,8 +1,10 @@
 """The numbers the kernels and their drivers (:mod:`solver.search`) agree on.
 
-Rule codes (what an empty pile takes), move codes (a kernel move is a pair
-of small integers: a source pile, or ``WORRY + suit`` for a card coming back
-from its foundation; a target pile, or ``FOUNDATION``), the one status enum
+Rule codes (what an empty pile takes, how the tableau builds), move codes (a
+kernel move is a pair of small integers: a source pile, ``WORRY + suit`` for a
+card coming back from its foundation, ``p + SEQUENCE * (n - 1)`` for the top n
+cards of pile p moving as a unit, or ``REDEAL``; a target pile, or
+``FOUNDATION``), the one status enum
 that every kernel returns, and the ``meta`` slots that carry a depth-first
 search between calls.  Each kernel's own flat layouts keep their named
 offsets beside the kernel that reads them.
@@ -15,9 +17,15 @@ from numba import njit
 from ..game.rules import MAX_PILES
 
 EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2  # what an empty pile takes: nothing, any card, a King
+BUILD_RANK, BUILD_SUIT, BUILD_ALTERNATE = 0, 1, 2  # how the tableau builds: by rank, in suit, alternate colours
+UNLIMITED = -1  # redeals left, when they never run out
+SAFE_OFF, SAFE_LOW, SAFE_SUIT, SAFE_NO_HOSTS = 0, 1, 2, 3  # the safe-move rules (solver/kernels/position.py)
 FOUNDATION = -1  # the target of a move to the foundations, in the kernels' moves
 WORRY = 100  # source WORRY + s: the top card of suit s's foundation comes back (worrying back)
-BOTTOM = 52  # the "card beneath" a pile's bottom card, for the hash
+REDEAL = 200  # source of a redeal (its target is 0)
+SEQUENCE = 1000  # source p + SEQUENCE * (n - 1): the top n cards of pile p move as a unit
+BOTTOM = 52  # hash row BOTTOM + p: the "card beneath" the bottom card of pile p
+REDEALS_ROW = BOTTOM + MAX_PILES  # hash row of the redeals left (solver/kernels/position.py, "Hash")
 
 # What a kernel call returns.  UNDECIDED: a capacity verdict not reached (being decided, or given up on);
 # PAUSED: a slice ended with nothing decided; *_FULL: the caller must grow that array and call again.
@@ -26,10 +34,34 @@ UNDECIDED, WON, LOST, PAUSED, TABLE_FULL, STACK_FULL, SCC_FULL = range(7)
 # Slots of the ``meta`` array that carry the depth-first search between calls.
 M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY, M_DEAD, M_LONE = range(9)
 M_SCC_TOP, M_NEXT_INDEX, M_CLOSED = range(9, 12)  # the component stack's height, the next number, positions closed
-META_SIZE = 12
+M_REDEALS = 12  # redeals left at the current position (``UNLIMITED``)
+M_SAFE = 13  # safe moves played, counted (for the tests)
+META_SIZE = 14
 
-# A top card has at most 4 hosts (one per suit of the next rank), one space and its foundation.
-MAX_MOVES_PER_NODE = 6 * MAX_PILES + 4 * (4 + 1)  # ... and worrying back: 4 suits x (4 hosts + a space)
+# Per pile: up to 13 run lengths, each with at most 4 hosts (rank building; 2 both ways in suit or colour),
+# or a single card into every empty pile (while redeals are left), or to its foundation.  Then worrying
+# back (4 suits x (4 hosts + a space)) and a redeal.
+MAX_MOVES_PER_NODE = MAX_PILES * (13 * 4 + MAX_PILES + 1) + 4 * (4 + 1) + 1
+
+
+@njit(cache=True, inline="always")
+def is_red(card):
+    suit = card % 4
+    return suit == 1 or suit == 2
+
+
+@njit(cache=True, inline="always")
+def builds_on(host, card, build, both_ways):
+    """Whether ``card`` may be put on ``host`` (card codes): one rank lower (or higher, both ways), in
+    any suit, the same suit, or the other colour.  The compiled twin of ``Rules.can_host``."""
+    step = host // 4 - card // 4
+    if not (step == 1 or (both_ways and step == -1)):
+        return False
+    if build == BUILD_SUIT:
+        return host % 4 == card % 4
+    if build == BUILD_ALTERNATE:
+        return is_red(host) != is_red(card)
+    return True
 
 
 @njit(cache=True, inline="always")

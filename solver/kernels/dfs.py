@@ -12,12 +12,17 @@ Lost positions (``search``)
     no edges out of dead positions (found dead by either test, so lost).
     From a position with a win, the pruned graph reaches a win: take a
     shortest winning line W; its first move is no lone-card move (proof in
-    solver/kernels/position.py, "Lone cards stay put"), so it is generated;
+    solver/kernels/position.py, "Lone cards stay put"), so it is generated, or,
+    where it fills an empty pile other than the first with no redeal left,
+    a move that makes the same position up to the order of the piles, from
+    which the shortest wins are as long;
     after it and the safe moves, which never lengthen a winning line (the W'
     of position.py, "Safe foundation moves", is no longer than W), a winning
     line shorter than W is left, so the child is not dead; induct on the
-    length.  Hence a position from which the
-    pruned graph reaches no win is lost.
+    length.  (While a redeal is left, every legal move is generated and no
+    safe move or dead test applies; redeals are moves like any other, and
+    cycles through them are what Tarjan's bookkeeping below is for.)  Hence
+    a position from which the pruned graph reaches no win is lost.
     The search numbers each new position and keeps Tarjan's bookkeeping of
     strongly connected components: the table holds each open position's
     number, a stack holds the open positions, and each frame of the path
@@ -50,17 +55,46 @@ from .codes import (
     M_NEXT_INDEX,
     M_NODES,
     M_PENDING,
+    M_REDEALS,
     M_SCC_TOP,
     M_TABLE_COUNT,
     MAX_MOVES_PER_NODE,
     PAUSED,
+    REDEAL,
+    SAFE_OFF,
     SCC_FULL,
     STACK_FULL,
     TABLE_FULL,
     WON,
 )  # fmt: skip
-from .position import apply_move, generate_moves, play_safe_moves, relaxed_dead, undo_move, undo_safe_moves
+from .position import (
+    apply_move,
+    generate_moves,
+    play_safe_moves,
+    redeal,
+    relaxed_dead,
+    undo_move,
+    undo_redeal,
+    undo_safe_moves,
+)
 from .table import LOST_MARK, STALE_MARK, TABLE_MAX_LOAD, set_info, table_find, table_info
+
+
+@njit(cache=True)
+def play(board, heights, found, zob, keys, meta, src, dst, saved, scratch):
+    """Play a move or a redeal (whose heights before ``saved`` keeps); returns the card moved (-1: a redeal)."""
+    if src == REDEAL:
+        redeal(board, heights, zob, keys, meta, saved, scratch)
+        return -1
+    return apply_move(board, heights, found, zob, keys, meta, src, dst)
+
+
+@njit(cache=True)
+def take_back(board, heights, found, zob, keys, meta, src, dst, card, saved, scratch):
+    if src == REDEAL:
+        undo_redeal(board, heights, zob, keys, meta, saved, scratch)
+    else:
+        undo_move(board, heights, found, zob, keys, meta, src, dst, card)
 
 
 @njit(cache=True)
@@ -90,9 +124,9 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
     runs find it.  ``test``: the capacity test of new positions, searching at most ``cap_limit``
     abstract positions (0: none)."""
     board, heights, found, keys = position
-    nranks, empty_rule, worry = rules
     mv_start, mv_count, mv_next = stack.mv_start, stack.mv_count, stack.mv_next
     path_src, path_dst, path_card, path_autos = stack.path_src, stack.path_dst, stack.path_card, stack.path_autos
+    path_heights = stack.path_heights
     frame_index, frame_low, frame_sp, scc = stack.frame_index, stack.frame_low, stack.frame_sp, stack.scc
     moves_src, moves_dst, auto_src, auto_card = stack.moves_src, stack.moves_dst, stack.auto_src, stack.auto_card
     origin, origin_heights, cmeta = test.origin, test.origin_heights, test.meta
@@ -108,9 +142,8 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
                 return STACK_FULL
             mv_start[depth] = start
             mv_count[depth] = generate_moves(
-                board, heights, found, nranks, empty_rule, worry, moves_src, moves_dst, start, scratch, noise, meta,
-                origin, origin_heights,
-            )  # fmt: skip
+                board, heights, found, rules, moves_src, moves_dst, start, scratch, noise, meta, origin, origin_heights
+            )
             mv_next[depth] = 0
             meta[M_PENDING] = 0
         work += 1
@@ -125,8 +158,10 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
             mv_next[depth] = i + 1
             src = moves_src[mv_start[depth] + i]
             dst = moves_dst[mv_start[depth] + i]
-            card = apply_move(board, heights, found, zob, keys, meta, src, dst)
-            autos = 0 if worry else play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
+            card = play(board, heights, found, zob, keys, meta, src, dst, path_heights[depth], scratch)
+            autos = 0
+            if rules.safe != SAFE_OFF and meta[M_REDEALS] == 0:
+                autos = play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rules.safe)
             path_src[depth] = src
             path_dst[depth] = dst
             path_card[depth] = card
@@ -146,11 +181,11 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
                 if info != LOST_MARK and info < frame_low[depth]:
                     frame_low[depth] = info
                 undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
-                undo_move(board, heights, found, zob, keys, meta, src, dst, card)
+                take_back(board, heights, found, zob, keys, meta, src, dst, card, path_heights[depth], scratch)
                 continue
             meta[M_NODES] += 1
             cmeta[C_ALLOWANCE] += 1
-            dead = relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch)
+            dead = rules.dead and meta[M_REDEALS] == 0 and relaxed_dead(board, heights, found, rules, scratch)
             if not dead and cap_limit > 0:
                 # The abstraction, and so the parent's verdict, stands unless a foundation or a prefix changed.
                 moved = dst == FOUNDATION or autos > 0
@@ -162,7 +197,7 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
                 meta[M_DEAD] += 1
                 set_info(table, slot, LOST_MARK)
                 undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
-                undo_move(board, heights, found, zob, keys, meta, src, dst, card)
+                take_back(board, heights, found, zob, keys, meta, src, dst, card, path_heights[depth], scratch)
                 continue
             meta[M_NEXT_INDEX] = index + 1
             depth += 1
@@ -186,5 +221,5 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
             if low < frame_low[depth]:
                 frame_low[depth] = low
             undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, path_autos[depth])
-            undo_move(board, heights, found, zob, keys, meta, path_src[depth], path_dst[depth], path_card[depth])
-
+            src, dst, card = path_src[depth], path_dst[depth], path_card[depth]
+            take_back(board, heights, found, zob, keys, meta, src, dst, card, path_heights[depth], scratch)

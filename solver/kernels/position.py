@@ -3,18 +3,34 @@ generated, and the first dead-position test.  Plain arrays in, plain arrays out.
 
 Position
     ``board[p, i]`` card codes of pile p from the bottom, ``heights[p]``,
-    ``found[s]`` the top rank of suit s's foundation.
+    ``found[s]`` how many cards of suit s are on its foundation, and
+    ``meta[M_REDEALS]`` the redeals left.  Where foundations build down from
+    the King (Royal Family), the driver hands the kernels every rank turned
+    over (rank r plays rank R + 1 - r): their foundations then build up, and
+    building up or down, the only building rule of those games, reads the
+    same both ways.
 Hash
     Two independent 64-bit Zobrist hashes, each the XOR over the cards in
     the tableau of a random key for the pair (card, the card directly beneath
-    it, or ``BOTTOM``).  That set of pairs fixes every pile up to the order of
-    the piles, so positions that differ only by pile order hash alike, and a
-    move changes two pairs: O(1) per move.  The table stores 95 bits of the
+    it, or row ``BOTTOM + p`` for the bottom card of pile p), and, while
+    redeals are left and run out, a key for their number.  The pairs fix
+    every pile and which pile each is, and a move changes two pairs (a run
+    moving as a unit too: only its bottom card changes what it rests on),
+    O(1) per move; a redeal hashes the position anew.  In games without
+    redeals the driver hands the kernels keys whose rows ``BOTTOM + p`` are
+    all the same, so positions that differ only by pile order hash alike:
+    without a redeal, the order of the piles changes nothing that any move
+    can do.  A redeal reads the piles in order, so where one may come the
+    keys tell the piles apart.  The table stores 95 bits of the
     pair (the first hash but its lowest bit, the second's high half);
     treating equal keys as equal positions errs with chance about n^2 / 2^96
     for n stored positions (below 10^-12 for the 10^8 that fit in 2 GiB).
 Safe foundation moves (``play_safe_moves``)
-    In these games -- one card moves at a time, tableau builds down by rank
+    None while a redeal is left: a card that goes up changes how a redeal
+    cuts the piles, so a line cannot be rearranged around it (KernelRules.safe
+    holds for the rules, meta[M_REDEALS] == 0 for the position).  Then three
+    rules, by how the tableau builds (SAFE_* in solver/kernels/codes.py):
+    SAFE_LOW.  In these games -- one card moves at a time, tableau builds down by rank
     in any suit, foundations up by suit and never give cards back -- a card
     of rank r whose foundation is at r-1 may go up at once when every
     foundation is at least r-2.  Proof: take any winning line W from the
@@ -31,10 +47,37 @@ Safe foundation moves (``play_safe_moves``)
     is empty in both and may be filled under the same rule, and each
     foundation of W' is at W's height or at most one card above it only when
     that one card is c or an x, whose later moves were dropped.  W' wins.
-    Premises, checked by ``solver.game.rules.unsupported``: single-card moves,
-    build by rank regardless of suit, no worrying back (with it, the search
-    plays no safe moves).  What an empty pile takes does not matter: W'
-    never has fewer empty piles than W.
+    Premises: single-card moves, build down (by rank in any suit, or by
+    alternate colour, where c hosts fewer cards and each x fewer still, so
+    every step above holds as it stands), no worrying back (with it, the
+    search plays no safe moves).  What an empty pile takes does not matter:
+    W' never has fewer empty piles than W.
+    SAFE_SUIT.  Building by suit, down, or up or down one card at a time, a card c
+    of rank r whose foundation is at r-1 may go up at once, whatever the other
+    foundations.  Building down, c hosts only the card one rank lower of its
+    suit, which is up: the proof above with no x at all (and with runs, as
+    in Perseverance, c is the top card of any run W moves it in, since
+    nothing is ever put on it: W' moves the rest of the run, the same cards
+    onto the same host, or nothing when c was the whole run).  Building up
+    or down, c hosts only the card of rank r+1 of its suit.  Call removed
+    the cards that W' has played up ahead of W: at first c alone; where W puts
+    a card onto a removed card, or moves a removed card, W' plays that card
+    up (or drops the move).  The removed cards are always the ranks r..m of
+    c's suit, with the foundation of W' at m: a card put on a removed card y
+    is y-1 or y+1 of the suit; y-1 is up or removed (so never moved in W'),
+    and y+1 is removed already or is m+1, which goes up at once.  Everything
+    W puts on a removed card is removed, so the piles of W' are W's with
+    the removed cards taken off their tops, and every other move of W is
+    played the same: its card is on top in both, its host is no removed
+    card, an empty pile of W is empty in W', and a foundation move of a card
+    that is not removed finds its foundation of W' where W's is (the card
+    lies above m).  W' wins and is no longer than W (each dropped move
+    stands for a foundation move of W that W' has played).
+    SAFE_NO_HOSTS.  Any other rules, single-card moves: a card may go up at once
+    when every card it could host is up (building up or down by alternate
+    colour, rank r: the other colour's foundations at r+1 or more).  It is
+    the proof above with no x: nothing is ever put on c, so W' is W with c
+    played first and its moves dropped.
 Lone cards stay put where spaces are useless (``generate_moves``)
     Where an empty pile takes nothing -- or takes only a King and every King
     left in the tableau is the bottom card of its pile, so that moving one
@@ -47,11 +90,16 @@ Lone cards stay put where spaces are useless (``generate_moves``)
     played the same from or to pile a, y is exposed in T whenever it is in
     T', and once c's stack has gone the two positions are equal (pile a is
     empty and dead in both).  So a shortest winning line never makes such a
-    move, and pruning it loses no win.  (Not used with worrying back, which
-    the mirror argument does not cover.)
+    move, and pruning it loses no win.  The mirror holds whatever the
+    building rule (c hosts the same cards in both), but not with worrying
+    back, runs (in T' a run could take y along below c) or a redeal left
+    (moving c changes how a redeal cuts the piles).
 Dead positions (``relaxed_dead``)
-    Relax the game: a card may leave its pile when some card one rank
-    higher is the top card of another pile (of the piles as the relaxed game
+    Only once no redeal is left (a redeal takes every card out of its pile),
+    one card at a time (KernelRules.dead).
+    Relax the game: a card may leave its pile when some card that may host
+    it under the building rule (one rank higher in any suit, in Baker's
+    Dozen) is the top card of another pile (of the piles as the relaxed game
     has left them) or has itself left its pile since this position
     (wherever it went, even up), or when every lower
     card of its suit is up or has left its pile, or, where the rules let an
@@ -84,21 +132,35 @@ from ..game.rules import MAX_PILES
 from .capacity import prefix_length
 from .codes import (
     BOTTOM,
+    BUILD_RANK,
     EMPTY_ANY,
     EMPTY_NONE,
     FOUNDATION,
     M_AUTO_TOP,
     M_IN_PLAY,
     M_LONE,
+    M_REDEALS,
+    M_SAFE,
     MAX_MOVES_PER_NODE,
+    REDEAL,
+    REDEALS_ROW,
+    SAFE_LOW,
+    SAFE_SUIT,
+    SEQUENCE,
+    UNLIMITED,
     WORRY,
+    builds_on,
     space_takes,
 )
 
 
-def zobrist_keys(seed: int = 20261130) -> np.ndarray:
+def zobrist_keys(ordered: bool, seed: int = 20261130) -> np.ndarray:
+    """The position keys (module text, "Hash"); ``ordered``: the piles' bottom rows differ."""
     rng = np.random.default_rng(seed)
-    return rng.integers(0, 2**64, size=(2, BOTTOM + 1, 52), dtype=np.uint64, endpoint=False)
+    zob = rng.integers(0, 2**64, size=(2, REDEALS_ROW + 1, 52), dtype=np.uint64, endpoint=False)
+    if not ordered:
+        zob[:, BOTTOM : BOTTOM + MAX_PILES] = zob[:, BOTTOM : BOTTOM + 1]
+    return zob
 
 
 @njit(cache=True)
@@ -109,21 +171,32 @@ def seed_random(seed):
 
 
 @njit(cache=True)
-def position_hash(board, heights, zob):
-    h = np.zeros(2, dtype=np.uint64)
+def hash_into(board, heights, zob, redeals, keys):
+    """Write the position's two hashes into ``keys``."""
+    keys[0] = 0
+    keys[1] = 0
     for p in range(board.shape[0]):
-        below = BOTTOM
+        below = BOTTOM + p
         for i in range(heights[p]):
             card = board[p, i]
-            h[0] ^= zob[0, below, card]
-            h[1] ^= zob[1, below, card]
+            keys[0] ^= zob[0, below, card]
+            keys[1] ^= zob[1, below, card]
             below = card
-    return h
+    if redeals > 0:
+        keys[0] ^= zob[0, REDEALS_ROW, redeals]
+        keys[1] ^= zob[1, REDEALS_ROW, redeals]
+
+
+@njit(cache=True)
+def position_hash(board, heights, zob, redeals=0):
+    keys = np.zeros(2, dtype=np.uint64)
+    hash_into(board, heights, zob, redeals, keys)
+    return keys
 
 
 @njit(cache=True, inline="always")
 def _top_below(board, heights, p):
-    return board[p, heights[p] - 2] if heights[p] >= 2 else BOTTOM
+    return board[p, heights[p] - 2] if heights[p] >= 2 else BOTTOM + p
 
 
 @njit(cache=True)
@@ -139,7 +212,7 @@ def _lift(board, heights, zob, keys, p):
 
 @njit(cache=True)
 def _drop(board, heights, zob, keys, p, card):
-    below = board[p, heights[p] - 1] if heights[p] >= 1 else BOTTOM
+    below = board[p, heights[p] - 1] if heights[p] >= 1 else BOTTOM + p
     keys[0] ^= zob[0, below, card]
     keys[1] ^= zob[1, below, card]
     board[p, heights[p]] = card
@@ -147,7 +220,26 @@ def _drop(board, heights, zob, keys, p, card):
 
 
 @njit(cache=True)
+def _move_run(board, heights, zob, keys, p, q, count):
+    """Move the top ``count`` cards of pile p onto pile q as a unit; returns the run's bottom card."""
+    start = heights[p] - count
+    card = board[p, start]
+    below = board[p, start - 1] if start >= 1 else BOTTOM + p
+    onto = board[q, heights[q] - 1] if heights[q] >= 1 else BOTTOM + q
+    keys[0] ^= zob[0, below, card] ^ zob[0, onto, card]
+    keys[1] ^= zob[1, below, card] ^ zob[1, onto, card]
+    for i in range(count):
+        board[q, heights[q] + i] = board[p, start + i]
+    heights[q] += count
+    heights[p] = start
+    return card
+
+
+@njit(cache=True)
 def apply_move(board, heights, found, zob, keys, meta, src, dst):
+    """Play a move (not a redeal); returns the card moved (a run's bottom card)."""
+    if src >= SEQUENCE:
+        return _move_run(board, heights, zob, keys, src % SEQUENCE, dst, src // SEQUENCE + 1)
     if src >= WORRY:
         suit = src - WORRY
         card = (found[suit] - 1) * 4 + suit
@@ -166,6 +258,9 @@ def apply_move(board, heights, found, zob, keys, meta, src, dst):
 
 @njit(cache=True)
 def undo_move(board, heights, found, zob, keys, meta, src, dst, card):
+    if src >= SEQUENCE:
+        _move_run(board, heights, zob, keys, dst, src % SEQUENCE, src // SEQUENCE + 1)
+        return
     if src >= WORRY:
         _lift(board, heights, zob, keys, dst)
         found[card % 4] += 1
@@ -179,9 +274,22 @@ def undo_move(board, heights, found, zob, keys, meta, src, dst, card):
     _drop(board, heights, zob, keys, src, card)
 
 
+@njit(cache=True, inline="always")
+def _safe(card, found, lowest, rule):
+    """Whether ``card``, which its foundation takes, may go up at once under ``rule`` (module text)."""
+    if rule == SAFE_SUIT:
+        return True
+    rank = card // 4 + 1
+    if rule == SAFE_LOW:
+        return rank <= lowest + 2
+    red = card % 4 == 1 or card % 4 == 2  # SAFE_NO_HOSTS, building up or down by alternate colour
+    other = min(found[0], found[3]) if red else min(found[1], found[2])
+    return other >= rank + 1
+
+
 @njit(cache=True)
-def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card):
-    """Play every provably safe foundation move (proof in the module text); returns how many."""
+def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rule=SAFE_LOW):
+    """Play every provably safe foundation move (``rule``: module text); returns how many."""
     played = 0
     again = True
     while again:
@@ -192,7 +300,7 @@ def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
                 continue
             card = board[p, heights[p] - 1]
             rank = card // 4 + 1
-            if found[card % 4] == rank - 1 and rank <= lowest + 2:
+            if found[card % 4] == rank - 1 and _safe(card, found, lowest, rule):
                 apply_move(board, heights, found, zob, keys, meta, p, FOUNDATION)
                 top = meta[M_AUTO_TOP]
                 auto_src[top] = p
@@ -201,6 +309,7 @@ def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
                 played += 1
                 again = True
                 lowest = min(found[0], found[1], found[2], found[3])
+    meta[M_SAFE] += played
     return played
 
 
@@ -212,28 +321,98 @@ def undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card,
         meta[M_AUTO_TOP] = top
 
 
-
 # Regions of the int32 scratch array: relaxed_dead's (per pile, per rank 0..15, per suit,
-# per rank, per card), then generate_moves's (per pile, per pile, per move).  Numba does not
-# check bounds, so every region must fit what it is indexed by.
+# per rank, per card, per card), then generate_moves's (per pile, per pile, per move), then a
+# redeal's (per card).  Numba does not check bounds, so every region must fit what it is indexed by.
 _S_LEFT = 0
 _S_TOPS = _S_LEFT + MAX_PILES
 _S_FOUND = _S_TOPS + 16
 _S_HAVE = _S_FOUND + 4
 _S_FREE = _S_HAVE + 16
-_S_SRC_NEED = _S_FREE + 52
+_S_ON_TOP = _S_FREE + 52
+_S_SRC_NEED = _S_ON_TOP + 52
 _S_DST_NEED = _S_SRC_NEED + MAX_PILES
 _S_SORT = _S_DST_NEED + MAX_PILES
-SCRATCH_SIZE = _S_SORT + MAX_MOVES_PER_NODE
+_S_DEAL = _S_SORT + MAX_MOVES_PER_NODE
+SCRATCH_SIZE = _S_DEAL + 52
+
+
+@njit(cache=True, inline="always")
+def _in_fours_reversed(k, n):
+    """Where the k-th of n cards goes when each four of them (the last maybe fewer) is reversed: the
+    talon's order of a redeal from its reading order (solver/game/engine.py, ``redealt``), and back."""
+    chunk = (k // 4) * 4
+    return min(chunk + 4, n) - 1 - (k - chunk)
 
 
 @njit(cache=True)
-def relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
+def redeal(board, heights, zob, keys, meta, saved, scratch):
+    """Play a redeal, as ``redealt`` does; ``saved`` keeps the heights it cut, for ``undo_redeal``."""
+    piles = board.shape[0]
+    n = 0
+    for p in range(piles):  # the reading: piles in order, each from its top down
+        saved[p] = heights[p]
+        for i in range(heights[p] - 1, -1, -1):
+            scratch[_S_DEAL + n] = board[p, i]
+            n += 1
+    extra = max(n - 4 * piles, 0)  # four a pile; the first ones take one more each in turn if that is too few
+    k = 0
+    for p in range(piles):
+        size = min(4 + extra // piles + (1 if p < extra % piles else 0), n - k)
+        for i in range(size):
+            board[p, i] = scratch[_S_DEAL + _in_fours_reversed(k, n)]
+            k += 1
+        heights[p] = size
+    if meta[M_REDEALS] > 0:
+        meta[M_REDEALS] -= 1
+    hash_into(board, heights, zob, meta[M_REDEALS], keys)
+
+
+@njit(cache=True)
+def undo_redeal(board, heights, zob, keys, meta, saved, scratch):
+    """Take a redeal back: the piles in order, each from the bottom up, are the talon's order; turned back
+    into the reading, cut by the saved heights."""
+    n = 0
+    for p in range(board.shape[0]):
+        for i in range(heights[p]):
+            scratch[_S_DEAL + n] = board[p, i]
+            n += 1
+    k = 0
+    for p in range(board.shape[0]):
+        heights[p] = saved[p]
+        for i in range(saved[p] - 1, -1, -1):
+            board[p, i] = scratch[_S_DEAL + _in_fours_reversed(k, n)]
+            k += 1
+    if meta[M_REDEALS] != UNLIMITED:
+        meta[M_REDEALS] += 1
+    hash_into(board, heights, zob, meta[M_REDEALS], keys)
+
+
+@njit(cache=True, inline="always")
+def _host_ready(card, nranks, build, both_ways, scratch):
+    """Whether some card that may host ``card`` is a top card or has left its pile (relaxed_dead)."""
+    rank = card // 4 + 1
+    for step in (1, -1):
+        r = rank + step
+        if (step == -1 and not both_ways) or r < 1 or r > nranks:
+            continue
+        for suit in range(4):
+            host = (r - 1) * 4 + suit
+            if builds_on(host, card, build, both_ways) and (scratch[_S_ON_TOP + host] or scratch[_S_FREE + host]):
+                return True
+    return False
+
+
+@njit(cache=True)
+def relaxed_dead(board, heights, found, rules, scratch):
     """True when even the relaxed game (module text) cannot be won from here.
 
     ``scratch`` holds, per pile, how many cards are still in it; per rank, how
     many piles show it on top and whether a card of it has left its pile or is
-    up; per suit, the foundation the freed cards allow; per card, freed."""
+    up; per suit, the foundation the freed cards allow; per card, freed, and
+    on top of its pile."""
+    nranks, empty_rule, worry, build, both_ways = rules.ranks, rules.empty, rules.worry, rules.build, rules.both_ways
+    by_rank = build == BUILD_RANK and not both_ways
     piles = board.shape[0]
     scratch[:_S_SRC_NEED] = 0
     emptied = False
@@ -247,7 +426,9 @@ def relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
         scratch[_S_LEFT + p] = heights[p]
         remaining += heights[p]
         if heights[p] > 0:
-            scratch[_S_TOPS + board[p, heights[p] - 1] // 4 + 1] += 1
+            top = board[p, heights[p] - 1]
+            scratch[_S_TOPS + top // 4 + 1] += 1
+            scratch[_S_ON_TOP + top] = 1
         else:
             emptied = True
     progress = True
@@ -258,14 +439,17 @@ def relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
                 card = board[p, scratch[_S_LEFT + p] - 1]
                 rank = card // 4 + 1
                 suit = card % 4
-                # A top of rank+1 is on another pile: this pile's top is `card` itself.
-                ok = rank < nranks and (scratch[_S_HAVE + rank + 1] > 0 or scratch[_S_TOPS + rank + 1] > 0)
+                if by_rank:  # a top of rank+1 is on another pile: this pile's top is `card` itself
+                    ok = rank < nranks and (scratch[_S_HAVE + rank + 1] > 0 or scratch[_S_TOPS + rank + 1] > 0)
+                else:
+                    ok = _host_ready(card, nranks, build, both_ways, scratch)
                 ok = ok or scratch[_S_FOUND + suit] == rank - 1
                 ok = ok or (emptied and space_takes(rank, nranks, empty_rule))
                 if not ok:
                     break
                 scratch[_S_LEFT + p] -= 1
                 scratch[_S_TOPS + rank] -= 1
+                scratch[_S_ON_TOP + card] = 0
                 scratch[_S_HAVE + rank] = 1
                 scratch[_S_FREE + card] = 1
                 while scratch[_S_FOUND + suit] < nranks and scratch[_S_FREE + scratch[_S_FOUND + suit] * 4 + suit]:
@@ -273,7 +457,9 @@ def relaxed_dead(board, heights, found, nranks, empty_rule, worry, scratch):
                 remaining -= 1
                 progress = True
                 if scratch[_S_LEFT + p] > 0:
-                    scratch[_S_TOPS + board[p, scratch[_S_LEFT + p] - 1] // 4 + 1] += 1
+                    below = board[p, scratch[_S_LEFT + p] - 1]
+                    scratch[_S_TOPS + below // 4 + 1] += 1
+                    scratch[_S_ON_TOP + below] = 1
                 else:
                     emptied = True
     return remaining > 0
@@ -285,11 +471,14 @@ def _need(card, found):
     return card // 4 + 1 - found[card % 4]
 
 
+@njit(cache=True, inline="always")
+def _order_key(moved, src_need, dst_need, noise):
+    key = moved + src_need * 32 + 31 - dst_need
+    return key * 8 + (np.random.randint(0, 8 * noise + 1) if noise else 0)
+
+
 @njit(cache=True)
-def generate_moves(
-    board, heights, found, nranks, empty_rule, worry, out_src, out_dst, start, scratch, noise, meta,
-    origin, origin_heights,
-):  # fmt: skip
+def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratch, noise, meta, origin, origin_heights):
     """Write the moves of the position at ``out[start:]``; returns how many.
 
     Order (it decides how fast wins are found, never what is found):
@@ -297,15 +486,23 @@ def generate_moves(
     (in their pile's prefix against ``origin``, :mod:`solver.kernels.capacity`)
     before cards moved already; among those, moves off the pile that buries
     the card closest to going up; among those, onto the pile that buries
-    nothing needed soon.  ``noise`` > 0 perturbs that order at random, for
-    restarts.  (Dealt cards first is the order of the walk of the real game,
-    :mod:`solver.kernels.suitblind`, which won deals this search missed; in this
-    search it won Good Measure 876, 710 and 712 at 60 s, by depth-first
-    search, where the old order left them unknown or to a late beam or walk.)"""
+    nothing needed soon; a redeal last.  ``noise`` > 0 perturbs that order at
+    random, for restarts.  (Dealt cards first is the order of the walk of the
+    real game, :mod:`solver.kernels.suitblind`, which won deals this search
+    missed; in this search it won Good Measure 876, 710 and 712 at 60 s, by
+    depth-first search, where the old order left them unknown or to a late
+    beam or walk.)
+
+    While a redeal is left, a card may go into any empty pile, even from a
+    pile of its own (a redeal reads the piles in order, so which pile holds
+    what matters); else into the first empty pile only, from a pile where it
+    has company (the other moves make the same position up to pile order)."""
+    nranks, empty_rule, worry, build, both_ways = rules.ranks, rules.empty, rules.worry, rules.build, rules.both_ways
     piles = board.shape[0]
+    redeals = meta[M_REDEALS]
     n = start
     first_empty = -1
-    spaces_useless = empty_rule != EMPTY_ANY and not worry
+    spaces_useless = empty_rule != EMPTY_ANY and rules.lone and redeals == 0
     for p in range(piles):
         h = heights[p]
         buried, whole = 99, 99
@@ -330,28 +527,35 @@ def generate_moves(
         h = heights[p]
         if h == 0:
             continue
-        rank = board[p, h - 1] // 4 + 1
+        card = board[p, h - 1]
         moved = (1 << 12) if prefix_length(board, heights, origin, origin_heights, p) < h else 0
+        src_need = scratch[_S_SRC_NEED + p]
         if h == 1 and spaces_useless:
             for q in range(piles):
-                if heights[q] > 0 and board[q, heights[q] - 1] // 4 + 1 == rank + 1:
+                if heights[q] > 0 and builds_on(board[q, heights[q] - 1], card, build, both_ways):
                     meta[M_LONE] += 1  # a move pruned by the lone-card rule (counted for the tests)
                     break
             continue
-        for q in range(piles):
-            if q != p and heights[q] > 0 and board[q, heights[q] - 1] // 4 + 1 == rank + 1:
-                out_src[n] = p
-                out_dst[n] = q
-                key = moved + scratch[_S_SRC_NEED + p] * 32 + 31 - scratch[_S_DST_NEED + q]
-                scratch[_S_SORT + n - start] = key * 8 + (np.random.randint(0, 8 * noise + 1) if noise else 0)
-                n += 1
-        fills = space_takes(rank, nranks, empty_rule)
-        if first_empty >= 0 and h > 1 and fills:
-            out_src[n] = p
-            out_dst[n] = first_empty
-            key = moved + scratch[_S_SRC_NEED + p] * 32 + 31
-            scratch[_S_SORT + n - start] = key * 8 + (np.random.randint(0, 8 * noise + 1) if noise else 0)
-            n += 1
+        count = 1
+        while True:  # the runs off the top of the pile, one card first
+            for q in range(piles):
+                if q != p and heights[q] > 0 and builds_on(board[q, heights[q] - 1], card, build, both_ways):
+                    out_src[n] = p + SEQUENCE * (count - 1)
+                    out_dst[n] = q
+                    scratch[_S_SORT + n - start] = _order_key(moved, src_need, scratch[_S_DST_NEED + q], noise)
+                    n += 1
+            if not rules.sequences or count == h or not builds_on(board[p, h - count - 1], card, build, both_ways):
+                break
+            count += 1
+            card = board[p, h - count]
+        card = board[p, h - 1]
+        if first_empty >= 0 and space_takes(card // 4 + 1, nranks, empty_rule):
+            for q in range(first_empty, piles):
+                if heights[q] == 0 and (redeals != 0 or (q == first_empty and h > 1)):
+                    out_src[n] = p
+                    out_dst[n] = q
+                    scratch[_S_SORT + n - start] = _order_key(moved, src_need, 0, noise)
+                    n += 1
     if worry:  # last in the order: a card that is up is rarely needed back
         for suit in range(4):
             if found[suit] == 0:
@@ -367,6 +571,11 @@ def generate_moves(
                     out_dst[n] = q
                     scratch[_S_SORT + n - start] = 1 << 20
                     n += 1
+    if redeals != 0:
+        out_src[n] = REDEAL
+        out_dst[n] = 0
+        scratch[_S_SORT + n - start] = 1 << 21
+        n += 1
     for i in range(n_found + 1, n):
         s, d, key = out_src[i], out_dst[i], scratch[_S_SORT + i - start]
         j = i - 1
@@ -379,4 +588,3 @@ def generate_moves(
         out_dst[j + 1] = d
         scratch[_S_SORT + j + 1 - start] = key
     return n - start
-

@@ -413,7 +413,7 @@ def chain_walk(walk, rules, zk, test, node_limit, work_limit, cap_limit):
 def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
     """``chain_walk``'s loop, with the scratch arrays it may not allocate itself."""
     table, stack, trail, path, meta = walk
-    nranks, empty_rule, _ = rules
+    nranks, empty_rule = rules.ranks, rules.empty
     origin, where, cmeta = test.origin, test.where, test.meta
     x, after, child, tops, h, parts = scratch
     piles = origin.shape[0]

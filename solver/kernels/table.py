@@ -149,4 +149,3 @@ def forget_open(table, scc, meta):
     for k in range(meta[M_SCC_TOP]):
         set_info(table, scc[k], STALE_MARK)
     meta[M_SCC_TOP] = 0
-

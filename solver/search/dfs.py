@@ -22,6 +22,7 @@ from ..kernels.codes import (
     M_IN_PLAY,
     M_NODES,
     M_PENDING,
+    M_REDEALS,
     M_ROOT_AUTOS,
     M_SCC_TOP,
     M_TABLE_COUNT,
@@ -30,7 +31,7 @@ from ..kernels.codes import (
 )  # fmt: skip
 from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash, relaxed_dead
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
-from .arrays import CAPACITY_KEYS, ZOBRIST, engine_move, kernel_rules, state_arrays
+from .arrays import CAPACITY_KEYS, engine_move, is_classic, kernel_rules, position_keys, state_arrays
 from .memory import doubled, doubling_overhead, table_zeros
 from .result import Budget
 from .schedule import Schedule
@@ -51,12 +52,13 @@ class DepthFirst:
         """``before``: a run cut short, whose table (lost marks and all) this run takes over."""
         schedule = schedule or Schedule()
         self.rules, self.budget, self.schedule, self.noise = rules, budget, schedule, noise
-        self.kr = kernel_rules(rules)
+        self.kr, self.zob = kernel_rules(rules), position_keys(rules)
         self.evictions = 0 if before is None else before.evictions
         self.board, self.heights, self.found = state_arrays(board, rules)
         self.meta = np.zeros(codes.META_SIZE, dtype=np.int64)
         self.meta[M_IN_PLAY] = board.cards_in_play()
-        self.keys = position_hash(self.board, self.heights, ZOBRIST)
+        self.meta[M_REDEALS] = board.redeals
+        self.keys = position_hash(self.board, self.heights, self.zob, board.redeals)
         self.auto_src = np.zeros(64, dtype=np.int16)
         self.auto_card = np.zeros(64, dtype=np.int16)
         self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int32)
@@ -93,11 +95,16 @@ class DepthFirst:
             grow(name, depth, np.int64)
         for name in ("path_src", "path_dst", "path_card"):
             grow(name, depth, np.int16)
+        heights = np.zeros((depth, self.board.shape[0]), dtype=np.int16)  # saved at redeals
+        old = getattr(self, "path_heights", None)
+        if old is not None:
+            heights[: old.shape[0]] = old
+        self.path_heights = heights
         for name in ("moves_src", "moves_dst"):
             grow(name, moves, np.int16)
 
     def _bytes(self, slots: int, depth: int, moves: int, scc: int) -> int:
-        return 16 * slots + 46 * depth + 4 * moves + 8 * scc + self.ctable.nbytes
+        return 16 * slots + (46 + 2 * self.board.shape[0]) * depth + 4 * moves + 8 * scc + self.ctable.nbytes
 
     def bytes(self) -> int:
         return self._bytes(self.table.size // 2, self.mv_start.size, self.moves_src.size, self.scc.size)
@@ -162,10 +169,11 @@ class DepthFirst:
     def start(self) -> bool:
         """Play the root's safe moves and open the root; True if that alone wins."""
         autos = 0
-        if not self.kr.worry:  # the safe-move proof assumes cards never come back
+        if self.kr.safe != codes.SAFE_OFF and self.meta[M_REDEALS] == 0:  # position.py, "Safe foundation moves"
             autos = play_safe_moves(
-                self.board, self.heights, self.found, ZOBRIST, self.keys, self.meta, self.auto_src, self.auto_card
-            )
+                self.board, self.heights, self.found, self.zob, self.keys, self.meta, self.auto_src, self.auto_card,
+                self.kr.safe,
+            )  # fmt: skip
         self.meta[M_ROOT_AUTOS] = autos
         self.meta[M_PENDING] = 1
         # The capacity relaxation abstracts positions against the root, as it is after its safe moves.
@@ -178,8 +186,9 @@ class DepthFirst:
         return False
 
     def capacity_limit(self) -> int:
-        """Abstract positions one capacity test may search; 0: off (its proof assumes cards never come back)."""
-        return 0 if self.kr.worry else self.schedule.capacity_nodes
+        """Abstract positions one capacity test may search; 0: off (its proof assumes cards never come back,
+        and build by rank one card at a time, with no redeal)."""
+        return 0 if self.kr.worry or not is_classic(self.rules) else self.schedule.capacity_nodes
 
     def capacity_test(self) -> CapacityTest:
         """The capacity test of this search's positions, against its root (after ``start``)."""
@@ -188,7 +197,8 @@ class DepthFirst:
         )
 
     def root_is_dead(self) -> bool:
-        if relaxed_dead(self.board, self.heights, self.found, *self.kr, self.scratch):
+        dead_test = self.kr.dead and self.meta[M_REDEALS] == 0
+        if dead_test and relaxed_dead(self.board, self.heights, self.found, self.kr, self.scratch):
             return True
         limit = self.capacity_limit()
         return limit > 0 and C.capacity_dead(self.board, self.heights, self.found, self.kr, self.capacity_test(), limit)
@@ -197,11 +207,11 @@ class DepthFirst:
         position = Position(self.board, self.heights, self.found, self.keys)
         stack = DfsStack(
             self.mv_start, self.mv_count, self.mv_next, self.path_src, self.path_dst, self.path_card,
-            self.path_autos, self.frame_index, self.frame_low, self.frame_sp, self.scc,
+            self.path_autos, self.path_heights, self.frame_index, self.frame_low, self.frame_sp, self.scc,
             self.moves_src, self.moves_dst, self.auto_src, self.auto_card,
         )  # fmt: skip
         return kernel.search(
-            position, self.kr, ZOBRIST, self.table, self.meta, stack, self.scratch, self.noise, node_limit,
+            position, self.kr, self.zob, self.table, self.meta, stack, self.scratch, self.noise, node_limit,
             self.schedule.chunk_work, self.capacity_test(), self.capacity_limit(),
         )  # fmt: skip
 

@@ -38,6 +38,7 @@ class SolveResult:
     dead_ends: int = 0  # positions a relaxation proved lost
     capacity_dead_ends: int = 0  # ... of them, by the capacity relaxation (solver/kernels/capacity.py)
     lone_prunes: int = 0  # lone cards the lone-card rule kept from a host (summed over positions)
+    safe_moves: int = 0  # safe foundation moves played by the depth-first runs
     restarts: int = 0  # runs cut short for another in a new move order (lost marks kept)
     evictions: int = 0  # times the table, full at its largest, forgot half its lost marks
     beams: int = 0  # beam searches run between depth-first runs

@@ -16,7 +16,7 @@ import random
 import time
 
 from ..game.board import Board
-from ..game.engine import Move
+from ..game.engine import Move, apply_move, legal_moves
 from ..game.rules import Rules
 
 _BOTTOM = 52
@@ -84,7 +84,11 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
     Past ``deadline`` (a ``time.perf_counter()`` value) the rest of the line
     is kept as the search found it, relabelled, so a time budget holds even
     on a line of a million moves.  A line that worries a card back is kept
-    as it is: the shortcuts here know no moves off a foundation."""
+    as it is: the shortcuts here know no moves off a foundation.  Games with
+    redeals, runs or other building rules take the plain shortcuts of
+    :func:`shorten_exact`."""
+    if rules.redeals or rules.sequence_moves or rules.build != "rank" or rules.both_ways:
+        return shorten_exact(board, moves, rules, deadline)
     if any(move.source < 0 for move in moves):
         return moves
     path_piles = [list(p) for p in board.piles]
@@ -133,4 +137,27 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
             return moves
         sigma, i = new_sigma, best_j
         out.append(best_move)
+    return out
+
+
+def shorten_exact(board: Board, moves: list[Move], rules: Rules, deadline: float | None = None) -> list[Move]:
+    """A winning line no longer than ``moves``: from each position, the legal move (the reference engine's)
+    that lands furthest along the line, positions compared exactly (pile order, redeals left and all).
+    Past ``deadline`` the rest of the line is kept as it is."""
+    positions = [board]
+    for move in moves:
+        positions.append(apply_move(positions[-1], move, rules))
+    last = {position: i for i, position in enumerate(positions)}
+    out: list[Move] = []
+    i = last[board]
+    while i < len(moves):
+        if deadline is not None and time.perf_counter() > deadline:
+            return out + moves[i:]
+        best_j, best_move = i + 1, moves[i]
+        for move in legal_moves(positions[i], rules):
+            j = last.get(apply_move(positions[i], move, rules), -1)
+            if j > best_j:
+                best_j, best_move = j, move
+        out.append(best_move)
+        i = best_j
     return out

@@ -26,6 +26,7 @@ from ..kernels.codes import LOST as K_LOST
 from ..kernels.codes import WON as K_WON
 from ..kernels.position import seed_random
 from ..kernels.table import forget_open, open_keys, repoint, table_evict
+from .arrays import is_classic
 from .beam import beam_bytes, beam_search
 from .dfs import DepthFirst
 from .memory import doubled
@@ -142,6 +143,7 @@ def _count_run(result: SolveResult, run: DepthFirst) -> None:
     result.states += run.positions()
     result.dead_ends += int(run.meta[codes.M_DEAD])
     result.lone_prunes += int(run.meta[codes.M_LONE])
+    result.safe_moves += int(run.meta[codes.M_SAFE])
     result.capacity_dead_ends = int(run.cmeta[capacity.C_DEAD])  # counted across runs
     result.evictions = run.evictions
 
@@ -210,12 +212,12 @@ def solve(
     check_supported(rules)
     budget = budget or Budget()
     schedule = schedule or Schedule()
-    board.validate(rules)
+    board = board.validate(rules)
     _ensure_compiled()
     began = time.perf_counter()
     deadline = None if budget.seconds is None else began + budget.seconds
     result = SolveResult(UNKNOWN)
-    walk = not rules.worrying_back  # the relaxations' proofs assume cards never come back
+    walk = not rules.worrying_back and is_classic(rules)  # the relaxations' premises (solver/kernels/capacity.py)
     beside_memory = int(budget.memory * schedule.walks_memory) if walk and not one_run else 0
     search_budget = replace(budget, memory=budget.memory - beside_memory)
     run = beside = None
@@ -264,7 +266,7 @@ def solve(
             final_states = budget.states is not None and result.states >= budget.states
             if reason in ("time", "memory") or final_states or one_run:
                 break
-            if result.states >= schedule.beam_due(result.beams):
+            if is_classic(rules) and result.states >= schedule.beam_due(result.beams):
                 path = _run_beam(board, result, run, budget, deadline, held())
                 if path is not None:
                     status, result.found_by = K_WON, BEAM
@@ -328,6 +330,9 @@ def warm_up() -> None:
     run.start()
     Walks(run, 1 << 24).advance(run, math.inf)
     RootTest(run, 1 << 24).advance(run, math.inf)  # and its root's capacity test to the end
+    # A deal with redeals and runs (Perseverance), whose search plays, takes back and hashes them.
+    rules = GAMES["perseverance"].reduced(ranks=4, piles=3)
+    solve(Board(((12, 9, 5, 6), (14, 13, 10, 11), (7, 15, 4, 8)), (1, 1, 1, 1), redeals=2), rules, unlimited)
     # A deal that needs one move, so that every beam kernel runs (solve() never beams a deal this small).
     rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
     one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))

@@ -1,0 +1,151 @@
+"""The kernels play the rules of the reference engine: their moves, redeals, runs and hashes.
+
+Random walks through small deals of every game of the family: at each
+position the kernel's moves are the engine's legal moves (all of them while
+a redeal is left; once none is, all but those the pruning rules of
+solver/kernels/position.py drop, and only those), each move the kernel plays
+and takes back gives the engine's position and restores the old one
+exactly, and the incremental hash is the hash computed afresh.
+"""
+
+import random
+
+import numpy as np
+import pytest
+from corpus import boards
+
+from solver.game.board import Board
+from solver.game.cards import rank_of
+from solver.game.engine import Move, apply_move, legal_moves
+from solver.game.rules import GAMES, UNLIMITED
+from solver.kernels import codes
+from solver.kernels import dfs as D
+from solver.kernels import position as P
+from solver.search.arrays import engine_move, kernel_card, kernel_rules, position_keys, state_arrays
+
+FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].redeals)]
+
+
+class KernelPosition:
+    """A position in the kernel's arrays, with what playing and taking back a move needs."""
+
+    def __init__(self, board: Board, rules):
+        self.rules, self.kr, self.zob = rules, kernel_rules(rules), position_keys(rules)
+        self.board, self.heights, self.found = state_arrays(board, rules)
+        self.meta = np.zeros(codes.META_SIZE, dtype=np.int64)
+        self.meta[codes.M_IN_PLAY] = board.cards_in_play()
+        self.meta[codes.M_REDEALS] = board.redeals
+        self.keys = P.position_hash(self.board, self.heights, self.zob, board.redeals)
+        self.scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
+        self.saved = np.zeros(self.board.shape[0], dtype=np.int16)
+
+    def moves(self) -> list[tuple[int, int]]:
+        src = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
+        dst = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
+        n = P.generate_moves(
+            self.board, self.heights, self.found, self.kr, src, dst, 0, self.scratch, 0, self.meta,
+            self.board.copy(), self.heights.copy(),
+        )  # fmt: skip
+        return [(int(src[i]), int(dst[i])) for i in range(n)]
+
+    def play(self, src: int, dst: int) -> int:
+        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta, src, dst)
+        return D.play(*args, self.saved, self.scratch)
+
+    def take_back(self, src: int, dst: int, card: int) -> None:
+        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta, src, dst, card)
+        D.take_back(*args, self.saved, self.scratch)
+
+    def engine_board(self) -> Board:
+        """The position as the engine writes it (kernel cards turned back where foundations build down)."""
+        rules = self.rules
+        back = {kernel_card(c, rules): c for c in range(rules.cards)}
+        piles = tuple(tuple(back[int(c)] for c in self.board[p, : self.heights[p]]) for p in range(rules.piles))
+        tops = []
+        for count in self.found:
+            ranks = [r for r in range(1, rules.ranks + 1) if len(rules.founded_ranks(r)) == count]
+            tops.append(ranks[0] if count else 0)
+        return Board(piles, tuple(tops), redeals=int(self.meta[codes.M_REDEALS]))
+
+    def snapshot(self):
+        """What the position is (cells above a pile's top hold leftovers, which mean nothing)."""
+        piles = [self.board[p, : self.heights[p]].copy() for p in range(self.rules.piles)]
+        return (*piles, self.heights.copy(), self.found.copy(), self.keys.copy(), self.meta.copy())
+
+
+def _pruned_ok(board: Board, move: Move, rules) -> bool:
+    """Whether the kernel may leave out this legal move once no redeal is left (position.py)."""
+    if move.target is None or move.count > 1:
+        return False
+    if board.piles[move.target]:  # onto a card: only the lone-card rule drops such a move
+        return len(board.piles[move.source]) == 1 and rules.empty_pile != "any" and not rules.sequence_moves
+    first_empty = next(p for p, pile in enumerate(board.piles) if not pile)
+    return move.target != first_empty or len(board.piles[move.source]) == 1
+
+
+def _walks(game: str, count: int):
+    rng = random.Random(f"kernel-moves-{game}")
+    deals = boards(f"small/{game}")[:count]
+    if GAMES[game].redeals > 0:
+        deals += boards(f"spent/{game}")[:count]
+    for rules, board in deals:
+        yield rules, board, rng
+
+
+@pytest.mark.parametrize("game", FAMILY)
+def test_kernel_moves_are_the_engine_s_and_play_alike(game):
+    checked = redeals = runs = 0
+    for rules, board, rng in _walks(game, 60):
+        k = KernelPosition(board, rules)
+        for _ in range(30):
+            assert k.engine_board() == board
+            assert list(k.keys) == list(P.position_hash(k.board, k.heights, k.zob, board.redeals))
+            kernel = {engine_move(s, d) for s, d in k.moves()}
+            legal = set(legal_moves(board, rules))
+            assert kernel <= legal, (kernel - legal, board.to_text())
+            if board.redeals != 0:
+                assert kernel == legal, (legal - kernel, board.to_text())
+            else:
+                assert all(_pruned_ok(board, m, rules) for m in legal - kernel), (legal - kernel, board.to_text())
+            checked += 1
+            runs += any(m.count > 1 for m in legal)
+            if not kernel:
+                break
+            src, dst = rng.choice(k.moves())
+            before = k.snapshot()
+            card = k.play(src, dst)
+            move = engine_move(src, dst)
+            child = apply_move(board, move, rules)
+            assert k.engine_board() == child
+            k.take_back(src, dst, card)
+            assert all(np.array_equal(a, b) for a, b in zip(before, k.snapshot(), strict=True)), move
+            k.play(src, dst)
+            redeals += move.is_redeal
+            board = child
+    assert checked > 600 and redeals > 20, (checked, redeals)
+    assert runs > 20 or not GAMES[game].sequence_moves, runs  # positions where a run may move
+
+
+@pytest.mark.parametrize("game", FAMILY)
+def test_keys_tell_apart_what_a_redeal_tells_apart(game):
+    """Two positions with the same piles in another order, or another number of redeals left, differ
+    where a redeal is left; alike once none is."""
+    rules, board = boards(f"small/{game}")[7]
+    zob = position_keys(rules)
+    swapped = Board((board.piles[1], board.piles[0], *board.piles[2:]), board.foundations, redeals=board.redeals)
+
+    def key(b: Board) -> list[int]:
+        piles, heights, _ = state_arrays(b, rules)
+        return list(P.position_hash(piles, heights, zob, b.redeals))
+
+    assert board.piles[0] != board.piles[1] and key(board) != key(swapped)
+    if rules.redeals != UNLIMITED:
+        spent = Board(board.piles, board.foundations, redeals=0)
+        assert key(spent) != key(board)
+        spent_swapped = Board(swapped.piles, board.foundations, redeals=0)
+        assert (key(spent) == key(spent_swapped)) == (rules.redeals == 0)
+
+
+def test_royal_family_cards_turn_over_for_the_kernel():
+    rules = GAMES["royal-family"]
+    assert [rank_of(kernel_card(c, rules)) for c in (48, 0, 20)] == [1, 13, 8]
