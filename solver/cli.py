@@ -17,6 +17,7 @@ import click
 from .game.board import BoardError, parse_board
 from .game.cards import card_text
 from .game.deals import DealNumberError, deal
+from .game.deals import pysolfc_layout as pysolfc_layout_of
 from .game.engine import describe_moves
 from .game.rules import GAMES, UNLIMITED, Rules, UnknownGameError, get_rules, unsupported, with_worrying_back
 from .game.variants import RulesFileError, load_rules_file
@@ -137,10 +138,17 @@ def games_command() -> None:
     type=click.Path(dir_okay=False, writable=True),
     help="Also write a self-contained page that shows the deal and steps through the solution.",
 )
+@click.option(
+    "--pysolfc-layout",
+    is_flag=True,
+    help="Solve the deal exactly as PySolFC lays it out, to play the answer there: in Good Measure it may "
+    "leave a King above another card, which the rules (and the default) slide to the bottom.",
+)
 @WORRYING_BACK
 def solve_command(
-    game, number, board_file, timeout, memory, max_states, as_json, one_run, report_every, html_file, worrying_back
-) -> None:
+    game, number, board_file, timeout, memory, max_states, as_json, one_run, report_every, html_file,
+    pysolfc_layout, worrying_back,
+) -> None:  # fmt: skip
     """Decide one deal: won (with the winning moves), lost, or unknown."""
     rules = _rules_or_fail(game, worrying_back)
     if (number is None) == (board_file is None):
@@ -150,8 +158,13 @@ def solve_command(
         raise InputError("--max-states must be positive")
     if report_every is not None and not report_every > 0:
         raise InputError("--report-every must be a positive number of seconds")
+    if pysolfc_layout and number is None:
+        raise InputError("--pysolfc-layout needs --deal NUMBER")
     try:
-        if number is not None:
+        if pysolfc_layout:
+            board = pysolfc_layout_of(rules, number).validate(rules)
+            source = f"PySolFC deal {number}, laid out exactly as PySolFC deals it"
+        elif number is not None:
             board = deal(rules, number)
             source = f"PySolFC deal {number}" if rules.ranks == 13 else f"deal {number}"
         else:
@@ -171,7 +184,9 @@ def solve_command(
     report = None if report_every is None else _print_progress
     result = solve(board, rules, budget, one_run=one_run, report=report, report_every=report_every or 10.0)
     if as_json:
-        click.echo(json.dumps(_json_record(rules, source, number, board, result)))
+        record = _json_record(rules, source, number, board, result)
+        record["layout"] = "pysolfc" if pysolfc_layout else "rules"  # as PySolFC deals it, or the written rules'
+        click.echo(json.dumps(record))
     else:
         _print_text(rules, source, board, result)
     if html_file:

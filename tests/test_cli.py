@@ -7,8 +7,8 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.game.board import parse_board
-from solver.game.deals import deal
-from solver.game.engine import Move, is_solution
+from solver.game.deals import deal, pysolfc_layout
+from solver.game.engine import REDEAL, Move, is_solution
 from solver.game.rules import GAMES, with_worrying_back
 
 
@@ -18,7 +18,13 @@ def run(*args, stdin=None):
 
 def record_moves(record: dict) -> list[Move]:
     """A JSON record's moves (piles numbered from 1) as engine moves."""
-    return [Move(m["from"] - 1, None if m["to"] == "foundation" else m["to"] - 1) for m in record["moves"]]
+
+    def move(m: dict) -> Move:
+        if m["from"] == "redeal":
+            return REDEAL
+        return Move(m["from"] - 1, None if m["to"] == "foundation" else m["to"] - 1, m["cards"])
+
+    return [move(m) for m in record["moves"]]
 
 
 def test_solve_a_deal_prints_layout_verdict_and_numbered_moves():
@@ -144,3 +150,26 @@ def test_progress_goes_to_standard_error_and_counts_up():
     counted = [int(line[2].replace(",", "")) for line in lines]
     assert counted == sorted(counted) and 0 < counted[-1] <= record["states"] == 150_000
     assert run("solve", "-g", "good-measure", "-d", "3", "--report-every", "0").exit_code == 2
+
+
+def test_pysolfc_s_own_layout_on_request():
+    """Good Measure 2: PySolFC leaves a King above another card; the default slides it down and says so,
+    --pysolfc-layout solves PySolFC's layout as dealt and says that instead."""
+    ours = json.loads(run("solve", "-g", "good-measure", "-d", "2", "--json").output)
+    theirs = json.loads(run("solve", "-g", "good-measure", "-d", "2", "--json", "--pysolfc-layout").output)
+    assert ours["layout"] == "rules" and "slid to the bottom" in ours["note"]
+    assert theirs["layout"] == "pysolfc" and theirs["note"] == "" and "exactly as PySolFC" in theirs["source"]
+    assert parse_board(theirs["board"]) == pysolfc_layout(GAMES["good-measure"], 2)
+    assert theirs["verdict"] == "won"
+    assert is_solution(pysolfc_layout(GAMES["good-measure"], 2), record_moves(theirs), GAMES["good-measure"])
+
+
+@pytest.mark.parametrize("game, number", [("royal-family", 3), ("perseverance", 2)])
+def test_redeals_and_runs_replay_from_the_json(game, number):
+    record = json.loads(run("solve", "-g", game, "-d", str(number), "--json").output)
+    rules = GAMES[game]
+    board = parse_board(record["board"], rules)
+    assert board == deal(rules, number) and record["verdict"] == "won"
+    moves = record_moves(record)
+    assert is_solution(board, moves, rules)
+    assert any(m.is_redeal for m in moves) or any(m.count > 1 for m in moves)

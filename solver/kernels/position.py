@@ -95,8 +95,8 @@ Lone cards stay put where spaces are useless (``generate_moves``)
     back, runs (in T' a run could take y along below c) or a redeal left
     (moving c changes how a redeal cuts the piles).
 Dead positions (``relaxed_dead``)
-    Only once no redeal is left (a redeal takes every card out of its pile),
-    one card at a time (KernelRules.dead).
+    Only once no redeal is left (a redeal takes every card out of its pile);
+    with runs, only where the tableau builds down (KernelRules.dead).
     Relax the game: a card may leave its pile when some card that may host
     it under the building rule (one rank higher in any suit, in Baker's
     Dozen) is the top card of another pile (of the piles as the relaxed game
@@ -113,6 +113,19 @@ Dead positions (``relaxed_dead``)
     a card that has left its pile (a host from the start); a move back from
     a foundation takes no card out of its pile, so it is no relaxed move at
     all, and every other real move is still a relaxed one.
+    Where runs move as a unit (Perseverance), a card may also leave with
+    the cards above it when they form a run on it, each built on the one
+    beneath, and it may leave by the rules above.  Every real move takes a
+    top segment of a pile, so in each real pile the cards never moved form a
+    prefix from the bottom, and the relaxed game's prefix is never longer.
+    A real run move whose bottom card t was placed since moves only cards
+    that have left their piles already; if t was never moved, the never
+    moved cards from t up lie in the run, the relaxed game's cards from t up
+    (if any are still in its prefix) form a run too, and t's host is a top
+    card of another real pile, so of the relaxed prefix or freed: the
+    relaxed game lets t leave with the cards above it.  (Building down, a
+    card's host is never one of the cards above it, so "a top card of
+    another pile" means what it says.)
     In the relaxed game letting a card leave never hurts (it only adds
     hosts and foundation progress), so one greedy pass to a fixed point
     decides it: no search is needed.
@@ -403,6 +416,18 @@ def _host_ready(card, nranks, build, both_ways, scratch):
     return False
 
 
+@njit(cache=True, inline="always")
+def _may_leave(card, rules, by_rank, emptied, scratch):
+    """Whether the relaxed game lets ``card`` leave its pile, were it the top card (relaxed_dead)."""
+    rank = card // 4 + 1
+    if by_rank:  # a top of rank+1 is on another pile: this pile's top is `card` itself
+        ok = rank < rules.ranks and (scratch[_S_HAVE + rank + 1] > 0 or scratch[_S_TOPS + rank + 1] > 0)
+    else:
+        ok = _host_ready(card, rules.ranks, rules.build, rules.both_ways, scratch)
+    ok = ok or scratch[_S_FOUND + card % 4] == rank - 1
+    return ok or (emptied and space_takes(rank, rules.ranks, rules.empty))
+
+
 @njit(cache=True)
 def relaxed_dead(board, heights, found, rules, scratch):
     """True when even the relaxed game (module text) cannot be won from here.
@@ -411,7 +436,7 @@ def relaxed_dead(board, heights, found, rules, scratch):
     many piles show it on top and whether a card of it has left its pile or is
     up; per suit, the foundation the freed cards allow; per card, freed, and
     on top of its pile."""
-    nranks, empty_rule, worry, build, both_ways = rules.ranks, rules.empty, rules.worry, rules.build, rules.both_ways
+    nranks, worry, build, both_ways = rules.ranks, rules.worry, rules.build, rules.both_ways
     by_rank = build == BUILD_RANK and not both_ways
     piles = board.shape[0]
     scratch[:_S_SRC_NEED] = 0
@@ -436,32 +461,36 @@ def relaxed_dead(board, heights, found, rules, scratch):
         progress = False
         for p in range(piles):
             while scratch[_S_LEFT + p] > 0:
-                card = board[p, scratch[_S_LEFT + p] - 1]
-                rank = card // 4 + 1
-                suit = card % 4
-                if by_rank:  # a top of rank+1 is on another pile: this pile's top is `card` itself
-                    ok = rank < nranks and (scratch[_S_HAVE + rank + 1] > 0 or scratch[_S_TOPS + rank + 1] > 0)
-                else:
-                    ok = _host_ready(card, nranks, build, both_ways, scratch)
-                ok = ok or scratch[_S_FOUND + suit] == rank - 1
-                ok = ok or (emptied and space_takes(rank, nranks, empty_rule))
-                if not ok:
+                left = scratch[_S_LEFT + p]
+                leave = 1 if _may_leave(board[p, left - 1], rules, by_rank, emptied, scratch) else 0
+                if leave == 0 and rules.sequences and not both_ways:  # a run whose bottom card may leave
+                    i = left - 1
+                    while i > 0 and builds_on(board[p, i - 1], board[p, i], build, both_ways):
+                        i -= 1
+                        if _may_leave(board[p, i], rules, by_rank, emptied, scratch):
+                            leave = left - i
+                            break
+                if leave == 0:
                     break
-                scratch[_S_LEFT + p] -= 1
-                scratch[_S_TOPS + rank] -= 1
-                scratch[_S_ON_TOP + card] = 0
-                scratch[_S_HAVE + rank] = 1
-                scratch[_S_FREE + card] = 1
-                while scratch[_S_FOUND + suit] < nranks and scratch[_S_FREE + scratch[_S_FOUND + suit] * 4 + suit]:
-                    scratch[_S_FOUND + suit] += 1
-                remaining -= 1
+                for _ in range(leave):
+                    card = board[p, scratch[_S_LEFT + p] - 1]
+                    rank = card // 4 + 1
+                    suit = card % 4
+                    scratch[_S_LEFT + p] -= 1
+                    scratch[_S_TOPS + rank] -= 1
+                    scratch[_S_ON_TOP + card] = 0
+                    scratch[_S_HAVE + rank] = 1
+                    scratch[_S_FREE + card] = 1
+                    while scratch[_S_FOUND + suit] < nranks and scratch[_S_FREE + scratch[_S_FOUND + suit] * 4 + suit]:
+                        scratch[_S_FOUND + suit] += 1
+                    remaining -= 1
+                    if scratch[_S_LEFT + p] > 0:
+                        below = board[p, scratch[_S_LEFT + p] - 1]
+                        scratch[_S_TOPS + below // 4 + 1] += 1
+                        scratch[_S_ON_TOP + below] = 1
+                    else:
+                        emptied = True
                 progress = True
-                if scratch[_S_LEFT + p] > 0:
-                    below = board[p, scratch[_S_LEFT + p] - 1]
-                    scratch[_S_TOPS + below // 4 + 1] += 1
-                    scratch[_S_ON_TOP + below] = 1
-                else:
-                    emptied = True
     return remaining > 0
 
 

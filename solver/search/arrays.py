@@ -57,7 +57,7 @@ def kernel_rules(rules: Rules) -> KernelRules:
         bool(rules.sequence_moves),
         safe_rule(rules),
         not rules.worrying_back and not rules.sequence_moves,  # the lone-card rule (position.py)
-        not rules.sequence_moves,  # the relaxed dead test (position.py)
+        not (rules.sequence_moves and rules.both_ways),  # the relaxed dead test (position.py)
     )
 
 
