@@ -19,7 +19,15 @@ from .game.cards import card_text
 from .game.deals import DealNumberError, deal
 from .game.deals import pysolfc_layout as pysolfc_layout_of
 from .game.engine import describe_moves
-from .game.rules import GAMES, UNLIMITED, Rules, UnknownGameError, get_rules, unsupported, with_worrying_back
+from .game.rules import (
+    GAMES,
+    Rules,
+    UnknownGameError,
+    get_rules,
+    redeals_count_text,
+    unsupported,
+    with_worrying_back,
+)
 from .game.variants import RulesFileError, load_rules_file
 
 if TYPE_CHECKING:
@@ -101,7 +109,7 @@ def games_command() -> None:
             rules.building(),
             "runs" if rules.sequence_moves else "one card",
             {"none": "nothing", "any": "any card", "king": "a King"}[rules.empty_pile],
-            "unlimited" if rules.redeals == UNLIMITED else str(rules.redeals),
+            redeals_count_text(rules.redeals),
         ))  # fmt: skip
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     for row in rows:
@@ -376,7 +384,7 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
         ups = [card_text((r - 1) * 4 + s) for s, r in enumerate(board.foundations) if r]
         click.echo(f"Foundations: {' '.join(ups)}")
     if rules.redeals:
-        click.echo(f"Redeals left: {'unlimited' if board.redeals == UNLIMITED else board.redeals}")
+        click.echo(f"Redeals left: {redeals_count_text(board.redeals)}")
     click.echo("Piles, each from its bottom card to its playable card (the last):")
     for p, pile in enumerate(board.piles, 1):
         click.echo(f"  pile {p:2d}: {' '.join(card_text(c) for c in pile) or '(empty)'}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of, shown
-from .rules import UNLIMITED, Rules
+from .rules import UNLIMITED, Rules, redeals_count_text
 
 MAX_BOARD_TEXT = 1 << 16  # characters: the largest family board is 104 cards, a few hundred characters
 
@@ -49,7 +49,7 @@ class Board:
             parts = [f"{SUITS[s]}-{'0A23456789TJQK'[r]}" for s, r in enumerate(self.foundations)]
             lines.append("Foundations: " + " ".join(parts))
         if self.redeals or (rules is not None and rules.redeals):
-            lines.append(f"Redeals: {'unlimited' if self.redeals == UNLIMITED else self.redeals}")
+            lines.append(f"Redeals: {redeals_count_text(self.redeals)}")
         for pile in self.piles:
             lines.append(" ".join(card_text(c) for c in pile) if pile else "-")
         return "\n".join(lines) + "\n"
@@ -88,7 +88,7 @@ class Board:
         if rules.redeals == UNLIMITED and self.redeals != UNLIMITED:
             raise BoardError(f"{rules.title} has unlimited redeals; the board says {self.redeals} are left")
         if rules.redeals != UNLIMITED and not 0 <= self.redeals <= rules.redeals:
-            left = "unlimited" if self.redeals == UNLIMITED else self.redeals
+            left = redeals_count_text(self.redeals)
             raise BoardError(f"{rules.title} has {rules.redeals_text()}; the board says {left} are left")
         return self
 

@@ -16,6 +16,12 @@ BUILD_ALTERNATE = "alternate-colour"  # by rank, red on black and black on red
 
 UNLIMITED = -1  # ``Rules.redeals``: as many redeals as the player likes
 
+
+def redeals_count_text(count: int) -> str:
+    """A number of redeals as a board's ``Redeals:`` line and the outputs write it: ``2``, ``unlimited``."""
+    return "unlimited" if count == UNLIMITED else str(count)
+
+
 EMPTY_NONE = "none"  # an empty pile stays empty
 EMPTY_ANY = "any"  # any single card may go to an empty pile
 EMPTY_KING = "king"  # only a King (the deck's top rank) may

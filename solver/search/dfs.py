@@ -82,11 +82,12 @@ class DepthFirst:
             self.ctable, self.cmeta = before.ctable, before.cmeta  # verdicts of the same abstract game
 
     def _alloc_stack(self, depth: int, moves: int) -> None:
-        def grow(name: str, size: int, dtype: type) -> None:
-            new = np.zeros(size, dtype=dtype)
+        def grow(name: str, size: int, dtype: type, width: int = 0) -> None:
+            """``width``: a row of that many per depth."""
+            new = np.zeros((size, width) if width else size, dtype=dtype)
             old = getattr(self, name, None)
             if old is not None:
-                new[: old.size] = old
+                new[: old.shape[0]] = old
             setattr(self, name, new)
 
         for name in ("mv_start", "mv_count", "mv_next", "path_autos"):
@@ -95,11 +96,7 @@ class DepthFirst:
             grow(name, depth, np.int64)
         for name in ("path_src", "path_dst", "path_card"):
             grow(name, depth, np.int16)
-        heights = np.zeros((depth, self.board.shape[0]), dtype=np.int16)  # saved at redeals
-        old = getattr(self, "path_heights", None)
-        if old is not None:
-            heights[: old.shape[0]] = old
-        self.path_heights = heights
+        grow("path_heights", depth, np.int16, self.board.shape[0])  # the pile heights a redeal cut
         for name in ("moves_src", "moves_dst"):
             grow(name, moves, np.int16)
 
@@ -169,7 +166,7 @@ class DepthFirst:
     def start(self) -> bool:
         """Play the root's safe moves and open the root; True if that alone wins."""
         autos = 0
-        if self.kr.safe != codes.SAFE_OFF and self.meta[M_REDEALS] == 0:  # position.py, "Safe foundation moves"
+        if self.kr.safe != codes.SAFE_OFF and self.redeals_spent():  # position.py, "Safe foundation moves"
             autos = play_safe_moves(
                 self.board, self.heights, self.found, self.zob, self.keys, self.meta, self.auto_src, self.auto_card,
                 self.kr.safe,
@@ -185,6 +182,10 @@ class DepthFirst:
         kernel.open_root(self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc)
         return False
 
+    def redeals_spent(self) -> bool:
+        """No redeal left: where the pruning rules of solver/kernels/position.py may apply."""
+        return self.meta[M_REDEALS] == 0
+
     def capacity_limit(self) -> int:
         """Abstract positions one capacity test may search; 0: off (its proof assumes cards never come back,
         and build by rank one card at a time, with no redeal)."""
@@ -197,7 +198,7 @@ class DepthFirst:
         )
 
     def root_is_dead(self) -> bool:
-        dead_test = self.kr.dead and self.meta[M_REDEALS] == 0
+        dead_test = self.kr.dead and self.redeals_spent()
         if dead_test and relaxed_dead(self.board, self.heights, self.found, self.kr, self.scratch):
             return True
         limit = self.capacity_limit()
