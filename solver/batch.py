@@ -55,7 +55,8 @@ def solve_record(rules: Rules | str, number: int, budget: Budget, schedule: Sche
     """Solve one numbered deal of ``rules`` (or a known game's name); the record a batch stores for it."""
     rules = get_rules(rules) if isinstance(rules, str) else rules
     result = solve(deal(rules, number), rules, budget, schedule=schedule)
-    return {"game": rules.name, "deal": number, **result.record(), "budget": _budget_fields(budget)}
+    thoughtful = {"thoughtful": True} if rules.face_down_rows else {}  # face-down cards seen by the solver
+    return {"game": rules.name, "deal": number, **thoughtful, **result.record(), "budget": _budget_fields(budget)}
 
 
 def _budget_fields(budget: Budget) -> list:

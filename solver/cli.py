@@ -87,6 +87,12 @@ WORRYING_BACK = click.option(
 )
 
 
+THOUGHTFUL = (
+    "The solver sees the face-down cards (it decides the thoughtful game, as Blake & Gent and Solvitaire do); "
+    "a player who does not see them may lose a deal said to be won."
+)
+
+
 @click.group()
 @click.version_option(package_name="bakers-solver")
 def main() -> None:
@@ -103,18 +109,28 @@ def games_command() -> None:
         rows.append((
             rules.name,
             str(rules.pysol_id or "-"),
-            f"{rules.piles} x {rules.cards_per_pile}",
+            _shape(rules),
             f"{rules.founded} {base}" if rules.founded else "-",
             "to bottom" if rules.kings_to_bottom else "where dealt",
             rules.building(),
-            "runs" if rules.sequence_moves else "one card",
-            {"none": "nothing", "any": "any card", "king": "a King"}[rules.empty_pile],
+            ("runs, 2^spaces" if rules.runs_by_spaces else "runs") if rules.sequence_moves else "one card",
+            {"none": "nothing", "any": "any card", "king": "a King"}[rules.empty_pile]
+            + (" or run" if rules.runs_into_spaces else ""),
             redeals_count_text(rules.redeals),
         ))  # fmt: skip
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     for row in rows:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
     click.echo("Foundations build up by suit from the Ace (down from the King where 'founded' says K).")
+    for rules in GAMES.values():
+        if rules.face_down_rows:
+            click.echo(f"{rules.title} deals {rules.face_down_text()}: the solver sees them (the thoughtful game).")
+
+
+def _shape(rules) -> str:
+    """``13 x 4``; ``10 x 5+`` where the first piles get one card more (Vineyard)."""
+    even = rules.piles * rules.cards_per_pile == rules.cards - rules.founded
+    return f"{rules.piles} x {rules.cards_per_pile}" if even else f"{rules.piles} x {rules.cards_per_pile - 1}+"
 
 
 @main.command("solve")
@@ -288,6 +304,8 @@ def winrate_command(
     seconds = sorted(r["seconds"] for r in records)
     decided = f" ({len(records)} of {len(numbers)} decided before the stop)" if stopped else ""
     click.echo(f"{rules.title}, deals {deal_range or f'1-{count}'}{decided}: {tally.text()}")
+    if rules.face_down_rows:
+        click.echo(THOUGHTFUL)
     if seconds:
         click.echo(
             f"Time per deal: median {seconds[len(seconds) // 2]:.3f} s, max {seconds[-1]:.3f} s, "
@@ -370,6 +388,7 @@ def _json_record(rules, source, number, board, result: SolveResult) -> dict:
         "source": source,
         "board": board.to_text(rules),
         "note": board.note,
+        **({"thoughtful": THOUGHTFUL} if board.down or rules.face_down_rows else {}),
         **result.record(),  # the fields a batch record has; "moves" here is the list itself
         "moves": [_json_move(m, t) for m, t in zip(result.moves, texts, strict=True)],
     }
@@ -387,7 +406,9 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
         click.echo(f"Redeals left: {redeals_count_text(board.redeals)}")
     click.echo("Piles, each from its bottom card to its playable card (the last):")
     for p, pile in enumerate(board.piles, 1):
-        click.echo(f"  pile {p:2d}: {' '.join(card_text(c) for c in pile) or '(empty)'}")
+        click.echo(f"  pile {p:2d}: {' '.join(board.card_text(c) for c in pile) or '(empty)'}")
+    if board.down or rules.face_down_rows:
+        click.echo(f"Face-down cards are in brackets. {THOUGHTFUL}")
     click.echo(f"Verdict: {result.verdict} ({result.explanation()})")
     click.echo(f"States searched: {result.states:,}   time: {result.seconds:.3f} s")
     if result.moves:

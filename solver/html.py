@@ -30,7 +30,7 @@ FOUND_BY_WORDS = {
 
 
 def _frame(board: Board) -> dict:
-    return {"piles": [list(p) for p in board.piles], "found": list(board.foundations)}
+    return {"piles": [list(p) for p in board.piles], "found": list(board.foundations), "down": sorted(board.down)}
 
 
 def _budget_text(budget: Budget) -> str:
@@ -76,7 +76,7 @@ def replay_data(
         "title": title,
         "source": source,
         "rules": rules.describe(),
-        "note": board.note,
+        "note": " ".join(filter(None, [board.note, _face_down_note(board, rules)])),
         "verdict": result.verdict,
         "explanation": result.explanation(),
         "stats": stats,
@@ -84,6 +84,15 @@ def replay_data(
         "moves": moves,
         "ranks": RANK_TEXT[: rules.ranks],
     }
+
+
+def _face_down_note(board: Board, rules: Rules) -> str:
+    if not (board.down or rules.face_down_rows):
+        return ""
+    return (
+        "Striped cards are face down in the game: the solver sees them (it decides the thoughtful game), "
+        "a player does not. A move that uncovers one turns it up."
+    )
 
 
 def replay_page(board: Board, rules: Rules, result: SolveResult, source: str, budget: Budget | None = None) -> str:
@@ -213,6 +222,7 @@ h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:18px 0 6px}
  font-size:15px;padding:2px 4px;box-sizing:border-box;margin-top:-44px;box-shadow:0 1px 2px #0004}
 .pile .card:first-child,.found .card{margin-top:0}
 .red{color:#c0262d}.black{color:#111}
+.card.down{background:repeating-linear-gradient(45deg,#dfe6ef,#dfe6ef 4px,#cdd7e4 4px,#cdd7e4 8px);opacity:.9}
 .found{width:46px;height:64px;border:1px dashed #8fbf9a;border-radius:6px;color:#cfe6d4;text-align:center;
  font-size:26px;line-height:62px}
 .moved{outline:3px solid #ffcc00;outline-offset:1px}.src,.dst{border-color:#ffcc00;border-style:solid}
@@ -271,7 +281,8 @@ function draw() {
     const e = document.createElement('div'); e.className = 'pile'; e.dataset.pile = p;
     if (m && m.from === p) e.classList.add('src');
     if (m && m.to === p) e.classList.add('dst');
-    pile.forEach((c) => e.appendChild(cardEl(c, m && m.card === c && m.to === p ? 'moved' : '')));
+    pile.forEach((c) => e.appendChild(cardEl(c, (m && m.card === c && m.to === p ? 'moved' : '')
+      + (f.down.includes(c) ? ' down' : ''))));
     const l = document.createElement('div'); l.className = 'label'; l.textContent = p + 1; e.appendChild(l);
     ps.appendChild(e);
   });

@@ -75,3 +75,21 @@ def test_missing_card():
 def test_no_piles():
     with pytest.raises(BoardError, match="no piles"):
         parse_board("\n# nothing\n")
+
+
+def test_face_down_cards_are_written_in_brackets():
+    castles = GAMES["castles-in-spain"]
+    board = deal(castles, 1)
+    lines = board.to_text().splitlines()
+    assert lines[0] == "[JD] [QC] [TS] 7D" and len(board.down) == 39
+    martha = deal(GAMES["martha"], 1)
+    assert martha.to_text().splitlines()[1] == "[JD] QC [QH] 6D"
+    with pytest.raises(BoardError, match=r"pile 1: its top card 7D is face down"):
+        parse_board("\n".join(["[JD] [QC] [TS] [7D]", *lines[1:]])).validate(castles)
+    with pytest.raises(BoardError, match="line 1: '\\[JD' is not a card"):
+        parse_board("\n".join(["[JD [QC] [TS] 7D", *lines[1:]]))
+    cruel = GAMES["cruel"]
+    cruel_lines = deal(cruel, 1).to_text().splitlines()
+    cruel_lines[2] = "[" + cruel_lines[2].replace(" ", "] ", 1)  # after its Foundations and Redeals lines
+    with pytest.raises(BoardError, match="Cruel has redeals; its cards are all face up"):
+        parse_board("\n".join(cruel_lines), cruel).validate(cruel)

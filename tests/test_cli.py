@@ -173,3 +173,17 @@ def test_redeals_and_runs_replay_from_the_json(game, number):
     moves = record_moves(record)
     assert is_solution(board, moves, rules)
     assert any(m.is_redeal for m in moves) or any(m.count > 1 for m in moves)
+
+
+@pytest.mark.parametrize("game, number", [("castles-in-spain", 2), ("martha", 3)])
+def test_face_down_games_say_the_solver_sees_every_card(game, number):
+    """The board keeps its face-down cards in brackets, the JSON and the text say the game is the thoughtful
+    one, and the moves replay from the board as written."""
+    record = json.loads(run("solve", "-g", game, "-d", str(number), "--json").output)
+    rules = GAMES[game]
+    board = parse_board(record["board"], rules)
+    assert board == deal(rules, number) and board.down and "[" in record["board"]
+    assert "thoughtful" in record["thoughtful"] and record["verdict"] == "won"
+    assert is_solution(board, record_moves(record), rules)
+    text = run("solve", "-g", game, "-d", str(number)).output
+    assert "Face-down cards are in brackets" in text and "turning up" in text

@@ -132,12 +132,13 @@ def test_bad_deal_numbers(number):
 
 # Layouts of PySolFC's own code (its pysolrandom shuffle and each game's _shuffleHook from
 # pysollib/games/bakersdozen.py and pysollib/game/__init__.py, run on PySolFC's August 2026 sources,
-# then dealt in rows from the talon's end as its startGame does): pinned for the family's redeal games.
+# then dealt in rows from the talon's end as its startGame does): pinned for the redeal games, Castles in
+# Spain, Martha and Vineyard (whose last two cards go to piles 1 and 2).
 PYSOLFC_LAYOUTS = json.loads(Path(__file__).with_name("pysolfc_layouts.json").read_text())
 
 
 @pytest.mark.parametrize("key", sorted(PYSOLFC_LAYOUTS))
-def test_redeal_games_deal_as_pysolfc(key):
+def test_family_games_deal_as_pysolfc(key):
     game, number = key.split()
     board = deal(GAMES[game], int(number))
     want = PYSOLFC_LAYOUTS[key]
@@ -145,6 +146,8 @@ def test_redeal_games_deal_as_pysolfc(key):
     founded = sorted(card_text(make_card(top, s)) for s, top in enumerate(board.foundations) if top)
     assert founded == sorted(want["foundations"])
     assert board.redeals == GAMES[game].redeals
+    rows = GAMES[game].face_down_rows  # PySolFC's startGame flips: these rows face down, but a pile's top card
+    assert board.down == {c for p in board.piles for i, c in enumerate(p[:-1]) if i in rows}
 
 
 def test_royal_family_founds_the_kings_and_cruel_the_aces():
@@ -152,3 +155,9 @@ def test_royal_family_founds_the_kings_and_cruel_the_aces():
     assert deal(GAMES["cruel"], 5).foundations == (1, 1, 1, 1)
     assert deal(GAMES["ripple-fan"], 5).foundations == (0, 0, 0, 0)
     assert [len(p) for p in deal(GAMES["ripple-fan"], 5).piles] == [4] * 13
+
+
+def test_vineyard_gives_piles_1_and_2_six_cards_and_martha_founds_the_aces():
+    assert [len(p) for p in deal(GAMES["vineyard"], 9).piles] == [6, 6] + [5] * 8
+    assert deal(GAMES["martha"], 9).foundations == (1, 1, 1, 1)
+    assert len(deal(GAMES["castles-in-spain"], 9).down) == 39 and len(deal(GAMES["martha"], 9).down) == 24

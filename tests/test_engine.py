@@ -3,6 +3,7 @@
 import pytest
 
 from solver.game.board import parse_board
+from solver.game.cards import parse_card
 from solver.game.engine import (
     REDEAL,
     IllegalMoveError,
@@ -134,3 +135,48 @@ def test_royal_family_foundations_build_down_to_the_ace():
     board = parse_board("Foundations: C-2 D-2 H-2 S-2\nAC AD\nAH AS", rf)
     assert is_solution(board, [Move(0, None), Move(0, None), Move(1, None), Move(1, None)], rf)
     assert board.to_text().startswith("Foundations: C-2 D-2 H-2 S-2\nRedeals: 1\n")
+
+
+def test_castles_in_spain_runs_are_as_long_as_the_empty_piles_allow():
+    """PySolFC's SuperMoveAC_RowStack with no free cells: 2^k cards with k empty piles, 2^(k-1) into one."""
+    castles = GAMES["castles-in-spain"]
+    assert [castles.max_run(k, into_space=False) for k in range(4)] == [1, 2, 4, 8]
+    assert [castles.max_run(k, into_space=True) for k in range(1, 4)] == [1, 2, 4]
+    martha = GAMES["martha"]
+    assert martha.max_run(0, into_space=False) == 52 and martha.max_run(3, into_space=True) == 1
+    assert GAMES["vineyard"].max_run(5, into_space=False) == 1
+    small = castles.reduced(ranks=5, piles=5)
+    # Pile 2 is a run of four, each card on the one beneath by alternate colour; pile 4 is empty.
+    text = "AC AD AH AS 2C 2H 2S 3D 3H 3S\n5S 4H 3C 2D\n4C 4S 5C\n-\n5D 5H 4D"
+    board = parse_board(text, small)
+    moves = legal_moves(board, small)
+    assert Move(1, 0) in moves and Move(1, 4, 2) in moves  # 2D onto 3S; 3C 2D onto 4D: two with one space
+    assert Move(1, 2, 3) not in moves  # 4H 3C 2D onto 5C: three cards need two spaces
+    assert Move(1, 3) in moves and Move(1, 3, 2) not in moves  # into the space: one card only
+    wider = castles.reduced(ranks=5, piles=6)
+    board = parse_board(text + "\n-", wider)
+    moves = legal_moves(board, wider)
+    assert Move(1, 2, 3) in moves and Move(1, 3, 2) in moves and Move(1, 3, 3) not in moves
+    assert describe_move(board, Move(1, 2, 3)) == "4H 3C 2D from pile 2 onto 5C (pile 3)"
+
+
+def test_face_down_cards_move_in_no_run_and_turn_up_when_uncovered():
+    castles = GAMES["castles-in-spain"].reduced(ranks=5, piles=6)
+    text = "AC AD AH AS 2C 2H 2S 3D 3H 3S\n5S [4H] 3C 2D\n4C 4S 5C\n-\n5D 5H 4D\n-"
+    board = parse_board(text, castles)
+    assert board.down == {parse_card("4H")}
+    moves = legal_moves(board, castles)
+    assert Move(1, 4, 2) in moves and Move(1, 2, 3) not in moves  # 4H is face down: no run holds it
+    move = Move(1, 4, 2)
+    assert describe_move(board, move) == "3C 2D from pile 2 onto 4D (pile 5), turning up 4H"
+    after = apply_move(board, move, castles)
+    assert after.down == frozenset() and after.piles[1] == (parse_card("5S"), parse_card("4H"))
+    assert "[4H]" in board.to_text() and "[" not in after.to_text()
+
+
+def test_martha_moves_any_run_onto_a_card_but_one_card_into_a_space():
+    martha = GAMES["martha"].reduced(ranks=5, piles=4)
+    board = parse_board("Foundations: C-A D-A H-A S-A\n5S 4H 3C 2D\n2C 2H 2S 3D 3H 3S 4C 4S 5C\n-\n5D 5H 4D", martha)
+    moves = legal_moves(board, martha)
+    assert Move(0, 3, 2) in moves and Move(0, 1, 3) in moves  # onto 4D, onto 5C: any run, with one space
+    assert Move(0, 2) in moves and Move(0, 2, 2) not in moves  # a space takes one card

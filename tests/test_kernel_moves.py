@@ -9,6 +9,7 @@ exactly, and the incremental hash is the hash computed afresh.
 """
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from solver.game.rules import GAMES, UNLIMITED
 from solver.kernels import codes
 from solver.kernels import dfs as D
 from solver.kernels import position as P
-from solver.search.arrays import engine_move, kernel_card, kernel_rules, position_keys, state_arrays
+from solver.search.arrays import down_mask, engine_move, kernel_card, kernel_rules, position_keys, state_arrays
 
 FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].redeals)]
 
@@ -35,7 +36,8 @@ class KernelPosition:
         self.meta = np.zeros(codes.META_SIZE, dtype=np.int64)
         self.meta[codes.M_IN_PLAY] = board.cards_in_play()
         self.meta[codes.M_REDEALS] = board.redeals
-        self.keys = P.position_hash(self.board, self.heights, self.zob, board.redeals)
+        self.meta[codes.M_DOWN] = down_mask(board, rules)
+        self.keys = P.position_hash(self.board, self.heights, self.zob, board.redeals, self.meta[codes.M_DOWN])
         self.scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
         self.saved = np.zeros(self.board.shape[0], dtype=np.int16)
 
@@ -65,7 +67,8 @@ class KernelPosition:
         for count in self.found:
             ranks = [r for r in range(1, rules.ranks + 1) if len(rules.founded_ranks(r)) == count]
             tops.append(ranks[0] if count else 0)
-        return Board(piles, tuple(tops), redeals=int(self.meta[codes.M_REDEALS]))
+        down = frozenset(back[c] for c in range(rules.cards) if (int(self.meta[codes.M_DOWN]) >> c) & 1)
+        return Board(piles, tuple(tops), redeals=int(self.meta[codes.M_REDEALS]), down=down)
 
     def snapshot(self):
         """What the position is (cells above a pile's top hold leftovers, which mean nothing)."""
@@ -75,12 +78,13 @@ class KernelPosition:
 
 def _pruned_ok(board: Board, move: Move, rules) -> bool:
     """Whether the kernel may leave out this legal move once no redeal is left (position.py)."""
-    if move.target is None or move.count > 1:
+    if move.target is None:
         return False
     if board.piles[move.target]:  # onto a card: only the lone-card rule drops such a move
-        return len(board.piles[move.source]) == 1 and rules.empty_pile != "any" and not rules.sequence_moves
+        lone = len(board.piles[move.source]) == 1 and move.count == 1
+        return lone and rules.empty_pile != "any" and not rules.sequence_moves
     first_empty = next(p for p, pile in enumerate(board.piles) if not pile)
-    return move.target != first_empty or len(board.piles[move.source]) == 1
+    return move.target != first_empty or len(board.piles[move.source]) == move.count
 
 
 def _walks(game: str, count: int):
@@ -94,12 +98,13 @@ def _walks(game: str, count: int):
 
 @pytest.mark.parametrize("game", FAMILY)
 def test_kernel_moves_are_the_engine_s_and_play_alike(game):
-    checked = redeals = runs = 0
+    checked = redeals = runs = turned = 0
     for rules, board, rng in _walks(game, 60):
         k = KernelPosition(board, rules)
         for _ in range(30):
             assert k.engine_board() == board
-            assert list(k.keys) == list(P.position_hash(k.board, k.heights, k.zob, board.redeals))
+            fresh = P.position_hash(k.board, k.heights, k.zob, board.redeals, down_mask(board, rules))
+            assert list(k.keys) == list(fresh)
             kernel = {engine_move(s, d) for s, d in k.moves()}
             legal = set(legal_moves(board, rules))
             assert kernel <= legal, (kernel - legal, board.to_text())
@@ -121,8 +126,11 @@ def test_kernel_moves_are_the_engine_s_and_play_alike(game):
             assert all(np.array_equal(a, b) for a, b in zip(before, k.snapshot(), strict=True)), move
             k.play(src, dst)
             redeals += move.is_redeal
+            turned += len(child.down) < len(board.down)
             board = child
-    assert checked > 600 and redeals > 20, (checked, redeals)
+    rules = GAMES[game]
+    assert checked > 600 and (redeals > 20 or not rules.redeals), (checked, redeals)
+    assert turned > 20 or not rules.face_down_rows, turned
     assert runs > 20 or not GAMES[game].sequence_moves, runs  # positions where a run may move
 
 
@@ -132,14 +140,14 @@ def test_keys_tell_apart_what_a_redeal_tells_apart(game):
     where a redeal is left; alike once none is."""
     rules, board = boards(f"small/{game}")[7]
     zob = position_keys(rules)
-    swapped = Board((board.piles[1], board.piles[0], *board.piles[2:]), board.foundations, redeals=board.redeals)
+    swapped = replace(board, piles=(board.piles[1], board.piles[0], *board.piles[2:]))
 
     def key(b: Board) -> list[int]:
         piles, heights, _ = state_arrays(b, rules)
-        return list(P.position_hash(piles, heights, zob, b.redeals))
+        return list(P.position_hash(piles, heights, zob, b.redeals, down_mask(b, rules)))
 
-    assert board.piles[0] != board.piles[1] and key(board) != key(swapped)
-    if rules.redeals != UNLIMITED:
+    assert board.piles[0] != board.piles[1] and (key(board) != key(swapped)) == (rules.redeals != 0)
+    if rules.redeals not in (0, UNLIMITED):
         spent = Board(board.piles, board.foundations, redeals=0)
         assert key(spent) != key(board)
         spent_swapped = Board(swapped.piles, board.foundations, redeals=0)
@@ -149,3 +157,13 @@ def test_keys_tell_apart_what_a_redeal_tells_apart(game):
 def test_royal_family_cards_turn_over_for_the_kernel():
     rules = GAMES["royal-family"]
     assert [rank_of(kernel_card(c, rules)) for c in (48, 0, 20)] == [1, 13, 8]
+
+
+@pytest.mark.parametrize("game", ["castles-in-spain", "martha"])
+def test_keys_tell_a_face_down_card_from_a_face_up_one(game):
+    rules, board = boards(f"small/{game}")[7]
+    zob = position_keys(rules)
+    piles, heights, _ = state_arrays(board, rules)
+    turned_up = replace(board, down=board.down - {min(board.down)})
+    keys = [list(P.position_hash(piles, heights, zob, 0, down_mask(b, rules))) for b in (board, turned_up)]
+    assert board.down and keys[0] != keys[1]

@@ -9,6 +9,10 @@ starting with ``#`` are skipped.  Freecell Solver's own dumps are read too:
 no card (this family has no cells).  A UTF-8 byte order mark is skipped.
 In games with redeals a ``Redeals:`` line says how many are left (a number,
 or ``unlimited``); without it a board has the game's full allowance.
+A face-down card is written in brackets, ``[5H]`` (Castles in Spain, Martha):
+the solver knows it, as Blake & Gent's and Solvitaire's do, but it may not
+move in a run until it has been turned up, which happens as soon as it is
+the top card of its pile.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ class Board:
     foundations: tuple[int, int, int, int] = (0, 0, 0, 0)
     note: str = field(default="", compare=False)
     redeals: int = 0
+    down: frozenset[int] = frozenset()  # the face-down cards
 
     def cards_in_play(self) -> int:
         return sum(len(p) for p in self.piles)
@@ -51,8 +56,12 @@ class Board:
         if self.redeals or (rules is not None and rules.redeals):
             lines.append(f"Redeals: {redeals_count_text(self.redeals)}")
         for pile in self.piles:
-            lines.append(" ".join(card_text(c) for c in pile) if pile else "-")
+            lines.append(" ".join(self.card_text(c) for c in pile) if pile else "-")
         return "\n".join(lines) + "\n"
+
+    def card_text(self, card: int) -> str:
+        """A card as the board text writes it: ``5H``, or ``[5H]`` face down."""
+        return f"[{card_text(card)}]" if card in self.down else card_text(card)
 
     def validate(self, rules: Rules) -> Board:
         """Raise :class:`BoardError` unless this board is a position of ``rules``'s deck."""
@@ -85,6 +94,16 @@ class Board:
         ]
         if missing:
             raise BoardError(f"missing card{'s' if len(missing) > 1 else ''}: {' '.join(missing)}")
+        for number, pile in enumerate(self.piles, 1):
+            if pile and pile[-1] in self.down:
+                top = card_text(pile[-1])
+                raise BoardError(f"pile {number}: its top card {top} is face down; a top card is face up")
+        stray = self.down - seen.keys()
+        if stray:
+            cards = " ".join(map(card_text, sorted(stray)))
+            raise BoardError(f"face-down card{'s' if len(stray) > 1 else ''} not in a pile: {cards}")
+        if self.down and rules.redeals:
+            raise BoardError(f"{rules.title} has redeals; its cards are all face up")
         if rules.redeals == UNLIMITED and self.redeals != UNLIMITED:
             raise BoardError(f"{rules.title} has unlimited redeals; the board says {self.redeals} are left")
         if rules.redeals != UNLIMITED and not 0 <= self.redeals <= rules.redeals:
@@ -124,6 +143,7 @@ def parse_board(text: str, rules: Rules | None = None) -> Board:
     foundations = (0, 0, 0, 0)
     redeals = rules.redeals if rules is not None else 0
     piles: list[tuple[int, ...]] = []
+    down: set[int] = set()
     for line_no, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -153,11 +173,14 @@ def parse_board(text: str, rules: Rules | None = None) -> Board:
             continue
         cards = []
         for token in line.split():
+            face_down = len(token) > 2 and token.startswith("[") and token.endswith("]")
             try:
-                cards.append(parse_card(token))
+                cards.append(parse_card(token[1:-1] if face_down else token))
             except CardError as err:
                 raise BoardError(f"line {line_no}: {err}") from None
+            if face_down:
+                down.add(cards[-1])
         piles.append(tuple(cards))
     if not piles:
         raise BoardError("the board has no piles")
-    return Board(tuple(piles), foundations, redeals=redeals)
+    return Board(tuple(piles), foundations, redeals=redeals, down=frozenset(down))

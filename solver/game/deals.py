@@ -21,12 +21,19 @@ What is reproduced (facts read from PySolFC's ``pysollib/pysolrandom.py``,
   base cards of the foundations (Aces; Kings in Royal Family) go to the
   bottom of the talon, so they are dealt last, to the foundations; the other
   48 cards keep their order and are dealt from the talon's end, as in
-  Portuguese Solitaire.  Ripple Fan has no hook.
+  Portuguese Solitaire.  Ripple Fan has no hook; nor have Castles in Spain
+  and Vineyard.  Martha deals its Aces last, to the foundations, as Cruel.
+* Vineyard deals five rows to its ten piles, then one more card to piles
+  1 and 2: the rows from the talon's end, as everywhere.
+* Face-down rows (``Rules.face_down_rows``): Castles in Spain deals its
+  first three rows face down, Martha its first and third (PySolFC's
+  ``startGame`` flips); the top card of every pile is face up.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from .board import Board
 from .cards import make_card, rank_of
@@ -95,8 +102,20 @@ def _deal_rows(order: list[int], piles: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(order[p::piles]) for p in range(piles))
 
 
+def turned_down(board: Board, rules: Rules) -> Board:
+    """The dealt ``board`` with the cards of ``rules.face_down_rows`` face down, but each pile's top card,
+    which is face up (PySolFC deals those rows with ``flip=0`` and turns a pile's top card up at once)."""
+    rows = set(rules.face_down_rows)
+    down = frozenset(c for pile in board.piles for i, c in enumerate(pile[:-1]) if i in rows)
+    return replace(board, down=down)
+
+
 def pysolfc_layout(rules: Rules, number: int) -> Board:
     """PySolFC's own layout for this game number, exactly as it deals it."""
+    return turned_down(_pysolfc_piles(rules, number), rules)
+
+
+def _pysolfc_piles(rules: Rules, number: int) -> Board:
     shuffled = pysol_shuffle(number)
     if rules.ranks != 13:
         raise DealNumberError("numbered deals exist only for the full deck")
@@ -132,7 +151,7 @@ def kings_to_bottom(board: Board, top_rank: int) -> Board:
         f"PySolFC's layout leaves a King above another card in pile{'s' if len(moved) > 1 else ''} "
         f"{', '.join(moved)}; as the rules say, the King was slid to the bottom"
     )
-    return Board(piles, board.foundations, note=note, redeals=board.redeals)
+    return replace(board, piles=piles, note=note)
 
 
 def deal(rules: Rules, number: int) -> Board:
@@ -144,11 +163,11 @@ def deal(rules: Rules, number: int) -> Board:
         _check_number(number)
         board = random_deal(rules, random.Random(number))
         note = f"a {rules.ranks}-rank deck has no PySolFC deals: this is random.Random({number})'s shuffle"
-        return Board(board.piles, board.foundations, note=note, redeals=board.redeals)
-    board = pysolfc_layout(rules, number)
+        return replace(board, note=note)
+    board = _pysolfc_piles(rules, number)
     if rules.kings_to_bottom:
         board = kings_to_bottom(board, rules.ranks)
-    return board.validate(rules)
+    return turned_down(board, rules).validate(rules)
 
 
 def random_deal(rules: Rules, rng: random.Random) -> Board:
@@ -162,4 +181,4 @@ def random_deal(rules: Rules, rng: random.Random) -> Board:
     board = Board(_deal_rows(deck, rules.piles), tuple(foundations), redeals=rules.redeals)
     if rules.kings_to_bottom:
         board = Board(kings_to_bottom(board, rules.ranks).piles, board.foundations, redeals=rules.redeals)
-    return board.validate(rules)
+    return turned_down(board, rules).validate(rules)

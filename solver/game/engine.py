@@ -114,9 +114,12 @@ def is_legal(board: Board, move: Move, rules: Rules) -> bool:
         return move.count == 1 and _foundation_takes(board, cards[0], rules)
     if not 0 <= move.target < len(board.piles) or move.target == move.source:
         return False
-    if move.count > 1 and not (rules.sequence_moves and rules.is_run(cards)):
-        return False
     host = board.piles[move.target]
+    if move.count > 1 and not (rules.sequence_moves and rules.is_run(cards) and board.down.isdisjoint(cards)):
+        return False
+    spaces = sum(1 for pile in board.piles if not pile)
+    if move.count > rules.max_run(spaces, into_space=not host):
+        return False
     return rules.can_host(host[-1] if host else None, cards[0])
 
 
@@ -143,17 +146,20 @@ def apply_move(board: Board, move: Move, rules: Rules) -> Board:
         left = board.redeals if board.redeals == UNLIMITED else board.redeals - 1
         return Board(redealt(board.piles), board.foundations, redeals=left)
     piles = list(board.piles)
+    down = board.down
     cards = _moving_cards(board, move)
     foundations = list(board.foundations)
     if move.source < 0:
         foundations[suit_of(cards[0])] -= 1  # worrying back: only where foundations build up
     else:
         piles[move.source] = piles[move.source][: -move.count]
+        down = down - set(piles[move.source][-1:])  # the card uncovered is turned face up
     if move.target is None:
         foundations[suit_of(cards[0])] = rank_of(cards[0])
     else:
         piles[move.target] = piles[move.target] + cards
-    return Board(tuple(piles), (foundations[0], foundations[1], foundations[2], foundations[3]), redeals=board.redeals)
+    tops = (foundations[0], foundations[1], foundations[2], foundations[3])
+    return Board(tuple(piles), tops, redeals=board.redeals, down=down)
 
 
 def replay(board: Board, moves: list[Move], rules: Rules) -> Board:
@@ -177,18 +183,21 @@ def is_solution(board: Board, moves: list[Move], rules: Rules) -> bool:
 
 def describe_move(board: Board, move: Move) -> str:
     """``7H from pile 3 onto 8C (pile 9)``, ``7H from pile 3 to empty pile 5``, ``2S from pile 4 to
-    foundation``, ``7H 6H 5H from pile 2 onto 8H (pile 6)``, ``redeal (2 left)``."""
+    foundation``, ``7H 6H 5H from pile 2 onto 8H (pile 6)``, ``redeal (2 left)``; where the move
+    uncovers a face-down card, ``..., turning up 5D``."""
     if move.is_redeal:
         left = "unlimited" if board.redeals == UNLIMITED else f"{board.redeals - 1} left"
         return f"redeal ({left})"
     cards = " ".join(card_text(c) for c in _moving_cards(board, move))
+    uncovered = board.piles[move.source][-move.count - 1 : -move.count] if move.source >= 0 else ()
+    turning = f", turning up {card_text(uncovered[0])}" if uncovered and uncovered[0] in board.down else ""
     if move.target is None:
-        return f"{cards} from pile {move.source + 1} to foundation"
+        return f"{cards} from pile {move.source + 1} to foundation{turning}"
     origin = "foundation" if move.source < 0 else f"pile {move.source + 1}"
     target = board.piles[move.target]
     if not target:
-        return f"{cards} from {origin} to empty pile {move.target + 1}"
-    return f"{cards} from {origin} onto {card_text(target[-1])} (pile {move.target + 1})"
+        return f"{cards} from {origin} to empty pile {move.target + 1}{turning}"
+    return f"{cards} from {origin} onto {card_text(target[-1])} (pile {move.target + 1}){turning}"
 
 
 def describe_moves(board: Board, moves: list[Move], rules: Rules) -> list[str]:

@@ -67,6 +67,9 @@ class Rules:
     foundations_down: bool = False  # foundations build King to Ace (Royal Family); else Ace to King
     empty_pile: str = EMPTY_NONE
     sequence_moves: bool = False  # a run built by the building rule moves as a unit
+    runs_by_spaces: bool = False  # ... at most 2^k cards with k empty piles, 2^(k-1) into one (PySolFC's SuperMove)
+    runs_into_spaces: bool = False  # ... and an empty pile takes a run; else a single card
+    face_down_rows: tuple[int, ...] = ()  # rows of the deal (0: the first, the bottom) dealt face down
     redeals: int = 0  # how many; ``UNLIMITED``
     ranks: int = 13
     worrying_back: bool = False  # a foundation's top card may come back to the tableau
@@ -98,6 +101,18 @@ class Rules:
         if self.build == BUILD_ALTERNATE:
             return is_red(host) != is_red(card)
         return True
+
+    def max_run(self, spaces: int, into_space: bool) -> int:
+        """The most cards one move may take, with ``spaces`` empty piles, into one of them or not.
+
+        PySolFC's ``SuperMoveAC_RowStack`` (Castles in Spain, no free cells): ``1 << spaces`` onto a
+        card, ``1 << (spaces - 1)`` into an empty pile; ``Martha_RowStack``: any run onto a card, a
+        single card into an empty pile."""
+        if not self.sequence_moves or (into_space and not self.runs_into_spaces):
+            return 1
+        if self.runs_by_spaces:
+            return 1 << max(spaces - (1 if into_space else 0), 0)
+        return self.cards
 
     def is_run(self, cards: tuple[int, ...]) -> bool:
         """Whether ``cards`` (bottom first) may move as one unit: each card built on the one beneath it."""
@@ -142,16 +157,41 @@ class Rules:
             EMPTY_KING: "only a King may fill an empty pile",
         }[self.empty_pile]
 
+    def shape_text(self) -> str:
+        """The deal's shape: "13 piles of 4", "10 piles of 5, piles 1-2 get 6"."""
+        in_play = self.cards - self.founded
+        short, extra = divmod(in_play, self.piles)
+        if not extra or self.cards_per_pile != short + 1:
+            return f"{self.piles} piles of {self.cards_per_pile}"
+        first = "pile 1" if extra == 1 else f"piles 1-{extra}"
+        return f"{self.piles} piles of {short}, {first} get{'s' if extra == 1 else ''} {short + 1}"
+
+    def face_down_text(self) -> str:
+        """Which rows are dealt face down: "rows 1-3 face down", "rows 1 and 3 face down"."""
+        rows = [r + 1 for r in self.face_down_rows]
+        if not rows:
+            return "all cards face up"
+        if len(rows) == 1:
+            return f"row {rows[0]} face down"
+        if rows == list(range(rows[0], rows[-1] + 1)):
+            return f"rows {rows[0]}-{rows[-1]} face down"
+        return f"rows {', '.join(map(str, rows[:-1]))} and {rows[-1]} face down"
+
     def describe(self) -> str:
         kings = "Kings moved to the bottom" if self.kings_to_bottom else "Kings left where they fall"
         base = "Kings" if self.foundations_down else "Aces"
         founded = f", {self.founded} {base} founded at the start" if self.founded else ""
         if self.foundations_down:
             founded += ", foundations build down from the King"
-        moves = "runs move as a unit" if self.sequence_moves else "one card at a time"
+        moves = "one card at a time"
+        if self.sequence_moves:
+            moves = "runs move as a unit" + (", as many cards as the empty piles allow" if self.runs_by_spaces else "")
+            moves += "" if self.runs_into_spaces or self.empty_pile == EMPTY_NONE else ", one card into an empty pile"
+        if self.face_down_rows:
+            moves += f"; {self.face_down_text()} (the solver sees them: it decides the thoughtful game)"
         empty = self.empty_text() + ("; worrying back allowed" if self.worrying_back else "")
         return (
-            f"{self.title}: {self.piles} piles of {self.cards_per_pile}{founded}; {kings}; "
+            f"{self.title}: {self.shape_text()}{founded}; {kings}; "
             f"build {self.building()}, {moves}; {empty}; {self.redeals_text()}"
         )
 
@@ -238,6 +278,49 @@ GAMES: dict[str, Rules] = {
             redeals=1,
             deal_style=DEAL_BASES_LAST,
         ),  # fmt: skip
+        # PySolFC's CastlesInSpain: three rows dealt face down, then one face up; SuperMoveAC_RowStack: a run
+        # of at most 2^k cards with k empty piles (2^(k-1) into one of them), any card or run in a space.
+        Rules(
+            "castles-in-spain",
+            "Castles in Spain",
+            83,
+            13,
+            4,
+            build=BUILD_ALTERNATE,
+            empty_pile=EMPTY_ANY,
+            sequence_moves=True,
+            runs_by_spaces=True,
+            runs_into_spaces=True,
+            face_down_rows=(0, 1, 2),
+            deal_style=DEAL_PLAIN,
+        ),  # fmt: skip
+        # PySolFC's Martha: the Aces dealt last, to the foundations; rows 1 and 3 face down (flip=(0, 1, 0));
+        # Martha_RowStack: any run onto a card, a single card into an empty pile.
+        Rules(
+            "martha",
+            "Martha",
+            84,
+            12,
+            4,
+            founded=4,
+            build=BUILD_ALTERNATE,
+            empty_pile=EMPTY_ANY,
+            sequence_moves=True,
+            face_down_rows=(0, 2),
+            deal_style=DEAL_BASES_LAST,
+        ),  # fmt: skip
+        # PySolFC's Vineyard: 10 rows, five rows dealt, then piles 1-2 one card more; one card at a time,
+        # any card into a space (AC_RowStack, max_move=1, base_rank=ANY_RANK).
+        Rules(
+            "vineyard",
+            "Vineyard",
+            876,
+            10,
+            6,
+            build=BUILD_ALTERNATE,
+            empty_pile=EMPTY_ANY,
+            deal_style=DEAL_PLAIN,
+        ),  # fmt: skip
     )
 }
 
@@ -246,8 +329,10 @@ def unsupported(rules: Rules) -> str:
     """Why the solver cannot decide ``rules``, or "" when it can."""
     if rules.worrying_back and (rules.build != BUILD_RANK or rules.sequence_moves or rules.redeals):
         return "worrying back is supported only in games that build by rank, one card at a time, with no redeal"
-    if rules.sequence_moves and rules.empty_pile != EMPTY_NONE:
-        return "runs moving into empty piles are not supported yet"
+    if (rules.runs_by_spaces or rules.runs_into_spaces) and not rules.sequence_moves:
+        return "runs_by_spaces and runs_into_spaces need sequence_moves"
+    if rules.face_down_rows and rules.redeals:
+        return "face-down cards in a game with redeals are not supported"
     if rules.empty_pile == EMPTY_KING and (rules.foundations_down or rules.both_ways):
         # The kernels turn ranks over where foundations build down, and the lone-card rule's proof for
         # King-only spaces assumes a King never goes onto another card.

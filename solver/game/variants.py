@@ -13,6 +13,7 @@ Dozen unless ``base`` says otherwise)::
     empty_pile = "none"           # "none", "any" (any card) or "king"
     worrying_back = false         # a foundation's top card may come back
     deal_style = "bakers-dozen"   # how numbered deals are made (see deals.py)
+    face_down_rows = [0, 1, 2]    # rows of the deal dealt face down (0: the first, the bottom)
 
 The piles are dealt in rows, so ``cards_per_pile`` follows from the deck;
 a file may state it, and is refused if it disagrees.  Only what the solver's
@@ -60,7 +61,7 @@ _CHOICES = {
     "deal_style": (DEAL_BAKERS, DEAL_GOOD_MEASURE, DEAL_PLAIN, DEAL_BASES_LAST),
 }
 _FOUNDING = (DEAL_GOOD_MEASURE, DEAL_BASES_LAST)  # the deals that found cards
-_KEYS = ("name", "title", "base", "kings_to_bottom", "worrying_back", *_INTEGERS, *_CHOICES)
+_KEYS = ("name", "title", "base", "kings_to_bottom", "worrying_back", "face_down_rows", *_INTEGERS, *_CHOICES)
 
 
 def _check_value(key: str, value: object) -> None:
@@ -68,6 +69,10 @@ def _check_value(key: str, value: object) -> None:
         ok, want = isinstance(value, str) and value.strip() != "", "a non-empty string"
     elif key in ("kings_to_bottom", "worrying_back"):
         ok, want = isinstance(value, bool), "true or false"
+    elif key == "face_down_rows":
+        ok = isinstance(value, list) and len(set(value)) == len(value)
+        ok = ok and all(isinstance(r, int) and not isinstance(r, bool) and 0 <= r < 52 for r in value)
+        want = "a list of distinct row numbers from 0 (the first row dealt) to 51"
     elif key in _INTEGERS:
         low, high = _INTEGERS[key]
         ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
@@ -119,6 +124,7 @@ def parse_rules_text(text: str, default_name: str = "") -> Rules:
         empty_pile=data.get("empty_pile", base.empty_pile),
         deal_style=style,
         worrying_back=data.get("worrying_back", base.worrying_back),
+        face_down_rows=tuple(sorted(data.get("face_down_rows", base.face_down_rows))),
     )
     rules = _dealt(rules, data.get("cards_per_pile"))
     problem = unsupported(rules)

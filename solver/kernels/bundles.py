@@ -22,6 +22,8 @@ class KernelRules(NamedTuple):
     build: int  # how the tableau builds, a ``codes.BUILD_*``
     both_ways: bool  # ... up or down; else down
     sequences: bool  # runs move as a unit
+    runs_by_spaces: bool  # ... as many cards as the empty piles allow (``codes.max_run``)
+    runs_into_spaces: bool  # ... and into an empty pile; else a single card goes there
     safe: int  # the safe-move rule once no redeal is left, a ``codes.SAFE_*`` (solver/kernels/position.py)
     lone: bool  # the lone-card rule holds once no redeal is left
     dead: bool  # the relaxed dead test holds once no redeal is left

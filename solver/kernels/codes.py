@@ -19,13 +19,15 @@ from ..game.rules import MAX_PILES
 EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2  # what an empty pile takes: nothing, any card, a King
 BUILD_RANK, BUILD_SUIT, BUILD_ALTERNATE = 0, 1, 2  # how the tableau builds: by rank, in suit, alternate colours
 UNLIMITED = -1  # redeals left, when they never run out
-SAFE_OFF, SAFE_LOW, SAFE_SUIT, SAFE_NO_HOSTS = 0, 1, 2, 3  # the safe-move rules (solver/kernels/position.py)
+SAFE_OFF, SAFE_LOW, SAFE_SUIT, SAFE_NO_HOSTS, SAFE_ALTERNATE = 0, 1, 2, 3, 4  # the safe-move rules (position.py)
 FOUNDATION = -1  # the target of a move to the foundations, in the kernels' moves
 WORRY = 100  # source WORRY + s: the top card of suit s's foundation comes back (worrying back)
 REDEAL = 200  # source of a redeal (its target is 0)
 SEQUENCE = 1000  # source p + SEQUENCE * (n - 1): the top n cards of pile p move as a unit
 BOTTOM = 52  # hash row BOTTOM + p: the "card beneath" the bottom card of pile p
 REDEALS_ROW = BOTTOM + MAX_PILES  # hash row of the redeals left (solver/kernels/position.py, "Hash")
+DOWN_ROW = REDEALS_ROW + 1  # hash row of the face-down cards
+FLIPPED = 64  # added to the card a move returns when the move turned the card it uncovered face up
 
 # What a kernel call returns.  UNDECIDED: a capacity verdict not reached (being decided, or given up on);
 # PAUSED: a slice ended with nothing decided; *_FULL: the caller must grow that array and call again.
@@ -36,7 +38,8 @@ M_DEPTH, M_NODES, M_TABLE_COUNT, M_AUTO_TOP, M_ROOT_AUTOS, M_PENDING, M_IN_PLAY,
 M_SCC_TOP, M_NEXT_INDEX, M_CLOSED = range(9, 12)  # the component stack's height, the next number, positions closed
 M_REDEALS = 12  # redeals left at the current position (``UNLIMITED``)
 M_SAFE = 13  # safe moves played, counted (for the tests)
-META_SIZE = 14
+M_DOWN = 14  # the face-down cards at the current position, a bit per card code
+META_SIZE = 15
 
 # Per pile: up to 13 run lengths, each with at most 4 hosts (rank building; 2 both ways in suit or colour),
 # or a single card into every empty pile (while redeals are left), or to its foundation.  Then worrying
@@ -62,6 +65,16 @@ def builds_on(host, card, build, both_ways):
     if build == BUILD_ALTERNATE:
         return is_red(host) != is_red(card)
     return True
+
+
+@njit(cache=True, inline="always")
+def max_run(rules, spaces, into_space):
+    """The most cards one move may take with ``spaces`` empty piles: the compiled twin of ``Rules.max_run``."""
+    if not rules.sequences or (into_space and not rules.runs_into_spaces):
+        return 1
+    if rules.runs_by_spaces:
+        return 1 << max(spaces - (1 if into_space else 0), 0)
+    return 64
 
 
 @njit(cache=True, inline="always")

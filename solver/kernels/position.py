@@ -21,14 +21,19 @@ Hash
     all the same, so positions that differ only by pile order hash alike:
     without a redeal, the order of the piles changes nothing that any move
     can do.  A redeal reads the piles in order, so where one may come the
-    keys tell the piles apart.  The table stores 95 bits of the
+    keys tell the piles apart.
+    Face-down cards (Castles in Spain, Martha) add a key each, row DOWN_ROW,
+    while they are face down: whether a card is face down changes which
+    runs may move, so it is part of the position (``meta[M_DOWN]`` holds
+    them, a bit per card).  A move that uncovers one turns it up, and its
+    undo turns it down again.  The table stores 95 bits of the
     pair (the first hash but its lowest bit, the second's high half);
     treating equal keys as equal positions errs with chance about n^2 / 2^96
     for n stored positions (below 10^-12 for the 10^8 that fit in 2 GiB).
 Safe foundation moves (``play_safe_moves``)
     None while a redeal is left: a card that goes up changes how a redeal
     cuts the piles, so a line cannot be rearranged around it (KernelRules.safe
-    holds for the rules, meta[M_REDEALS] == 0 for the position).  Then three
+    holds for the rules, meta[M_REDEALS] == 0 for the position).  Then four
     rules, by how the tableau builds (SAFE_* in solver/kernels/codes.py):
     SAFE_LOW.  In these games -- one card moves at a time, tableau builds down by rank
     in any suit, foundations up by suit and never give cards back -- a card
@@ -73,6 +78,42 @@ Safe foundation moves (``play_safe_moves``)
     that is not removed finds its foundation of W' where W's is (the card
     lies above m).  W' wins and is no longer than W (each dropped move
     stands for a foundation move of W that W' has played).
+    SAFE_ALTERNATE.  Building down by alternate colour (Castles in Spain,
+    Martha, Vineyard), single cards or runs -- whatever limits runs, so long
+    as a run allowed is still allowed when it is shorter or when more piles
+    are empty, and whatever an empty pile takes -- face-down cards or not:
+    a red card c of rank r whose foundation is at r-1 may go up at once when
+    both black foundations are at r-2 or more and the other red one at r-3
+    or more (black c: the colours swapped).  This is Blake & Gent's rule.
+    Proof: only a black r-1 card (call each x) may be put on c, only a red
+    r-2 card on an x, and that is y, the other red suit's (c's own r-2 is
+    up); nothing may be put on y, since every black r-3 is up.  While x is
+    in the tableau its foundation is exactly at r-2, and y's at r-3, so each
+    may go up whenever it is on top.  Take a winning line W.  W' plays c up,
+    then follows W, keeping a set R of "removed" cards: at first c; where W
+    moves cards onto a removed card (they are x or y: an x, or y, or x with
+    y on it), W' plays up those not in R yet, top first, and adds them to R
+    (y may be in R already, resting on an x that is not: then x alone goes); where W moves
+    a card of R up, W' drops the move (the card leaves R); where W moves a
+    run whose upper part is in R, W' moves the rest, the same way (nothing,
+    when the whole run is in R).  Invariant: the piles of W' are W's with a
+    top segment of cards of R taken off each (everything W puts on a card of
+    R joins R), and each foundation of W' is W's plus the cards of R of its
+    suit, which are the next ranks (R holds at most one card of each suit:
+    c; an x of each black suit, when W's foundation is at r-2; y, when its
+    foundation is at r-3).  So every move W' keeps is legal: its cards are
+    on top in W' too and still a run, face up (a card turned up in W has
+    been on top in W, so in W' too, and stays up), no longer than in W;
+    its target is the same card, or an empty pile that is empty in W' too;
+    every pile empty in W is empty in W', so no limit shrinks; a foundation
+    move of a card z not in R finds its foundation as in W (a card of R of
+    z's suit would have z's rank).  And the cards W' plays up for R go up
+    legally, by the ranks above.  W' ends with the piles empty; it plays
+    one foundation move per card that ever joins R and W's other moves at
+    most once, while W plays each of those cards up itself: W' is no longer.
+    With c's rank at most the lowest foundation + 2 (SAFE_LOW's premise)
+    the premises hold, so this rule plays every move SAFE_LOW would, and
+    more.
     SAFE_NO_HOSTS.  Any other rules, single-card moves: a card may go up at once
     when every card it could host is up (building up or down by alternate
     colour, rank r: the other colour's foundations at r+1 or more).  It is
@@ -123,7 +164,11 @@ Dead positions (``relaxed_dead``)
     moved cards from t up lie in the run, the relaxed game's cards from t up
     (if any are still in its prefix) form a run too, and t's host is a top
     card of another real pile, so of the relaxed prefix or freed: the
-    relaxed game lets t leave with the cards above it.  (Building down, a
+    relaxed game lets t leave with the cards above it; where the real run
+    goes into an empty pile (Castles in Spain), that pile is empty in the
+    relaxed game too (its prefix is never longer), and t may leave by the
+    empty-pile rule.  Runs are of face-up cards and limited in length in
+    the real game; the relaxed game allows more, which it may.  (Building down, a
     card's host is never one of the cards above it, so "a top card of
     another pile" means what it says.)
     In the relaxed game letting a card leave never hurts (it only adds
@@ -146,10 +191,13 @@ from .capacity import prefix_length
 from .codes import (
     BOTTOM,
     BUILD_RANK,
+    DOWN_ROW,
     EMPTY_ANY,
     EMPTY_NONE,
+    FLIPPED,
     FOUNDATION,
     M_AUTO_TOP,
+    M_DOWN,
     M_IN_PLAY,
     M_LONE,
     M_REDEALS,
@@ -157,12 +205,14 @@ from .codes import (
     MAX_MOVES_PER_NODE,
     REDEAL,
     REDEALS_ROW,
+    SAFE_ALTERNATE,
     SAFE_LOW,
     SAFE_SUIT,
     SEQUENCE,
     UNLIMITED,
     WORRY,
     builds_on,
+    max_run,
     space_takes,
 )
 
@@ -173,7 +223,8 @@ def zobrist_keys(ordered: bool, seed: int = 20261130) -> np.ndarray:
     zob = rng.integers(0, 2**64, size=(2, REDEALS_ROW + 1, 52), dtype=np.uint64, endpoint=False)
     if not ordered:
         zob[:, BOTTOM : BOTTOM + MAX_PILES] = zob[:, BOTTOM : BOTTOM + 1]
-    return zob
+    down = np.random.default_rng(seed + 1).integers(0, 2**64, size=(2, 1, 52), dtype=np.uint64, endpoint=False)
+    return np.concatenate((zob, down), axis=1)  # row DOWN_ROW drawn apart: the older rows keep their keys
 
 
 @njit(cache=True)
@@ -184,8 +235,8 @@ def seed_random(seed):
 
 
 @njit(cache=True)
-def hash_into(board, heights, zob, redeals, keys):
-    """Write the position's two hashes into ``keys``."""
+def hash_into(board, heights, zob, redeals, keys, down=0):
+    """Write the position's two hashes into ``keys`` (``down``: the face-down cards, a bit per card)."""
     keys[0] = 0
     keys[1] = 0
     for p in range(board.shape[0]):
@@ -198,13 +249,39 @@ def hash_into(board, heights, zob, redeals, keys):
     if redeals > 0:
         keys[0] ^= zob[0, REDEALS_ROW, redeals]
         keys[1] ^= zob[1, REDEALS_ROW, redeals]
+    for card in range(52):
+        if (down >> card) & 1:
+            keys[0] ^= zob[0, DOWN_ROW, card]
+            keys[1] ^= zob[1, DOWN_ROW, card]
 
 
 @njit(cache=True)
-def position_hash(board, heights, zob, redeals=0):
+def position_hash(board, heights, zob, redeals=0, down=0):
     keys = np.zeros(2, dtype=np.uint64)
-    hash_into(board, heights, zob, redeals, keys)
+    hash_into(board, heights, zob, redeals, keys, down)
     return keys
+
+
+@njit(cache=True, inline="always")
+def is_down(meta, card):
+    return (meta[M_DOWN] >> card) & 1 == 1
+
+
+@njit(cache=True)
+def _turn(zob, keys, meta, card):
+    """Turn ``card`` over, face up or face down again."""
+    meta[M_DOWN] ^= np.int64(1) << card
+    keys[0] ^= zob[0, DOWN_ROW, card]
+    keys[1] ^= zob[1, DOWN_ROW, card]
+
+
+@njit(cache=True)
+def _turn_up_top(board, heights, zob, keys, meta, p):
+    """Turn pile p's top card face up if a move has just uncovered it face down; returns FLIPPED if so."""
+    if heights[p] > 0 and is_down(meta, board[p, heights[p] - 1]):
+        _turn(zob, keys, meta, board[p, heights[p] - 1])
+        return FLIPPED
+    return 0
 
 
 @njit(cache=True, inline="always")
@@ -250,9 +327,11 @@ def _move_run(board, heights, zob, keys, p, q, count):
 
 @njit(cache=True)
 def apply_move(board, heights, found, zob, keys, meta, src, dst):
-    """Play a move (not a redeal); returns the card moved (a run's bottom card)."""
+    """Play a move (not a redeal); returns the card moved (a run's bottom card), plus FLIPPED where the
+    move turned up the card it uncovered (``undo_move`` turns it down again)."""
     if src >= SEQUENCE:
-        return _move_run(board, heights, zob, keys, src % SEQUENCE, dst, src // SEQUENCE + 1)
+        card = _move_run(board, heights, zob, keys, src % SEQUENCE, dst, src // SEQUENCE + 1)
+        return card + _turn_up_top(board, heights, zob, keys, meta, src % SEQUENCE)
     if src >= WORRY:
         suit = src - WORRY
         card = (found[suit] - 1) * 4 + suit
@@ -266,11 +345,16 @@ def apply_move(board, heights, found, zob, keys, meta, src, dst):
         meta[M_IN_PLAY] -= 1
     else:
         _drop(board, heights, zob, keys, dst, card)
-    return card
+    return card + _turn_up_top(board, heights, zob, keys, meta, src)
 
 
 @njit(cache=True)
 def undo_move(board, heights, found, zob, keys, meta, src, dst, card):
+    """Take back a move; ``card`` is what ``apply_move`` returned."""
+    if card >= FLIPPED:
+        card -= FLIPPED
+        p = src % SEQUENCE
+        _turn(zob, keys, meta, board[p, heights[p] - 1])
     if src >= SEQUENCE:
         _move_run(board, heights, zob, keys, dst, src % SEQUENCE, src // SEQUENCE + 1)
         return
@@ -295,6 +379,10 @@ def _safe(card, found, lowest, rule):
     rank = card // 4 + 1
     if rule == SAFE_LOW:
         return rank <= lowest + 2
+    if rule == SAFE_ALTERNATE:  # Blake & Gent's: the other colour at rank-2, the same colour's other suit at rank-3
+        red = card % 4 == 1 or card % 4 == 2
+        other = min(found[0], found[3]) if red else min(found[1], found[2])
+        return other >= rank - 2 and found[3 - card % 4] >= rank - 3
     red = card % 4 == 1 or card % 4 == 2  # SAFE_NO_HOSTS, building up or down by alternate colour
     other = min(found[0], found[3]) if red else min(found[1], found[2])
     return other >= rank + 1
@@ -314,10 +402,9 @@ def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card,
             card = board[p, heights[p] - 1]
             rank = card // 4 + 1
             if found[card % 4] == rank - 1 and _safe(card, found, lowest, rule):
-                apply_move(board, heights, found, zob, keys, meta, p, FOUNDATION)
                 top = meta[M_AUTO_TOP]
                 auto_src[top] = p
-                auto_card[top] = card
+                auto_card[top] = apply_move(board, heights, found, zob, keys, meta, p, FOUNDATION)
                 meta[M_AUTO_TOP] = top + 1
                 played += 1
                 again = True
@@ -378,7 +465,7 @@ def redeal(board, heights, zob, keys, meta, saved, scratch):
         heights[p] = size
     if meta[M_REDEALS] > 0:
         meta[M_REDEALS] -= 1
-    hash_into(board, heights, zob, meta[M_REDEALS], keys)
+    hash_into(board, heights, zob, meta[M_REDEALS], keys, meta[M_DOWN])
 
 
 @njit(cache=True)
@@ -398,7 +485,7 @@ def undo_redeal(board, heights, zob, keys, meta, saved, scratch):
             k += 1
     if meta[M_REDEALS] != UNLIMITED:
         meta[M_REDEALS] += 1
-    hash_into(board, heights, zob, meta[M_REDEALS], keys)
+    hash_into(board, heights, zob, meta[M_REDEALS], keys, meta[M_DOWN])
 
 
 @njit(cache=True, inline="always")
@@ -524,13 +611,17 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
 
     While a redeal is left, a card may go into any empty pile, even from a
     pile of its own (a redeal reads the piles in order, so which pile holds
-    what matters); else into the first empty pile only, from a pile where it
-    has company (the other moves make the same position up to pile order)."""
+    what matters); else a card (or a run, where the rules let one into an
+    empty pile) goes into the first empty pile only, from a pile where it
+    leaves a card beneath it (the other moves make the same position up to
+    pile order).  A run is of face-up cards, each built on the one beneath,
+    and no longer than the rules' limit (``codes.max_run``)."""
     nranks, empty_rule, worry, build, both_ways = rules.ranks, rules.empty, rules.worry, rules.build, rules.both_ways
     piles = board.shape[0]
     redeals = meta[M_REDEALS]
     n = start
     first_empty = -1
+    spaces = 0
     spaces_useless = empty_rule != EMPTY_ANY and rules.lone and redeals == 0
     for p in range(piles):
         h = heights[p]
@@ -544,8 +635,11 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
                 spaces_useless = spaces_useless and empty_rule == EMPTY_NONE
         scratch[_S_SRC_NEED + p] = min(buried, 20)
         scratch[_S_DST_NEED + p] = min(whole, 20)
-        if h == 0 and first_empty < 0:
-            first_empty = p
+        if h == 0:
+            spaces += 1
+            if first_empty < 0:
+                first_empty = p
+    onto_card, into_space = max_run(rules, spaces, False), max_run(rules, spaces, True)
     for p in range(piles):
         if heights[p] > 0 and _need(board[p, heights[p] - 1], found) == 1:
             out_src[n] = p
@@ -566,22 +660,29 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
                     break
             continue
         count = 1
-        while True:  # the runs off the top of the pile, one card first
+        while True:  # the runs off the top of the pile, one card first, each of face-up cards within the limit
             for q in range(piles):
                 if q != p and heights[q] > 0 and builds_on(board[q, heights[q] - 1], card, build, both_ways):
                     out_src[n] = p + SEQUENCE * (count - 1)
                     out_dst[n] = q
                     scratch[_S_SORT + n - start] = _order_key(moved, src_need, scratch[_S_DST_NEED + q], noise)
                     n += 1
-            if not rules.sequences or count == h or not builds_on(board[p, h - count - 1], card, build, both_ways):
+            if count == h or count >= onto_card:
+                break
+            below = board[p, h - count - 1]
+            if is_down(meta, below) or not builds_on(below, card, build, both_ways):
                 break
             count += 1
             card = board[p, h - count]
-        card = board[p, h - 1]
-        if first_empty >= 0 and space_takes(card // 4 + 1, nranks, empty_rule):
+        if first_empty < 0:
+            continue
+        for size in range(1, min(count, into_space) + 1):  # into an empty pile: the first only, but a redeal left
+            card = board[p, h - size]
+            if not space_takes(card // 4 + 1, nranks, empty_rule):
+                continue
             for q in range(first_empty, piles):
-                if heights[q] == 0 and (redeals != 0 or (q == first_empty and h > 1)):
-                    out_src[n] = p
+                if heights[q] == 0 and (redeals != 0 or (q == first_empty and h > size)):
+                    out_src[n] = p + SEQUENCE * (size - 1)
                     out_dst[n] = q
                     scratch[_S_SORT + n - start] = _order_key(moved, src_need, 0, noise)
                     n += 1

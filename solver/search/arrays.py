@@ -34,6 +34,8 @@ def safe_rule(rules: Rules) -> int:
         return codes.SAFE_OFF
     if rules.build == BUILD_SUIT and not (rules.both_ways and rules.sequence_moves):
         return codes.SAFE_SUIT
+    if rules.build == BUILD_ALTERNATE and not rules.both_ways:
+        return codes.SAFE_ALTERNATE
     if rules.sequence_moves:
         return codes.SAFE_OFF
     if not rules.both_ways:
@@ -55,6 +57,8 @@ def kernel_rules(rules: Rules) -> KernelRules:
         _BUILD_CODES[rules.build],
         bool(rules.both_ways),
         bool(rules.sequence_moves),
+        bool(rules.runs_by_spaces),
+        bool(rules.runs_into_spaces),
         safe_rule(rules),
         not rules.worrying_back and not rules.sequence_moves,  # the lone-card rule (position.py)
         not (rules.sequence_moves and rules.both_ways),  # the relaxed dead test (position.py)
@@ -84,6 +88,14 @@ def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np
         heights[p] = len(pile)
     found = [len(rules.founded_ranks(top)) for top in board.foundations]
     return piles, heights, np.array(found, dtype=np.int32)
+
+
+def down_mask(board: Board, rules: Rules) -> int:
+    """The face-down cards as the kernels keep them (``meta[M_DOWN]``): a bit per card code."""
+    mask = 0
+    for card in board.down:
+        mask |= 1 << kernel_card(card, rules)
+    return mask
 
 
 def engine_move(src: int, dst: int) -> Move:

@@ -31,7 +31,7 @@ from ..kernels.codes import (
 )  # fmt: skip
 from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash, relaxed_dead
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
-from .arrays import CAPACITY_KEYS, engine_move, is_classic, kernel_rules, position_keys, state_arrays
+from .arrays import CAPACITY_KEYS, down_mask, engine_move, is_classic, kernel_rules, position_keys, state_arrays
 from .memory import doubled, doubling_overhead, table_zeros
 from .result import Budget
 from .schedule import Schedule
@@ -58,7 +58,8 @@ class DepthFirst:
         self.meta = np.zeros(codes.META_SIZE, dtype=np.int64)
         self.meta[M_IN_PLAY] = board.cards_in_play()
         self.meta[M_REDEALS] = board.redeals
-        self.keys = position_hash(self.board, self.heights, self.zob, board.redeals)
+        self.meta[codes.M_DOWN] = down_mask(board, rules)
+        self.keys = position_hash(self.board, self.heights, self.zob, board.redeals, self.meta[codes.M_DOWN])
         self.auto_src = np.zeros(64, dtype=np.int16)
         self.auto_card = np.zeros(64, dtype=np.int16)
         self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int32)
