@@ -123,13 +123,23 @@ def is_legal(board: Board, move: Move, rules: Rules) -> bool:
     return rules.can_host(host[-1] if host else None, cards[0])
 
 
+def _longest_run(board: Board, source: int, rules: Rules) -> int:
+    """How many cards from the top of pile ``source`` could move together, at most (``is_legal`` decides)."""
+    if source < 0 or not rules.sequence_moves:
+        return 1
+    pile = board.piles[source]
+    count = 1
+    while count < len(pile) and pile[-count - 1] not in board.down and rules.can_host(pile[-count - 1], pile[-count]):
+        count += 1
+    return count
+
+
 def legal_moves(board: Board, rules: Rules) -> list[Move]:
     _check_supported(rules)
     moves = []
     foundations = range(-4, 0) if rules.worrying_back else []
     for source in [*foundations, *range(len(board.piles))]:
-        most = len(board.piles[source]) if source >= 0 and rules.sequence_moves else 1
-        for count in range(1, most + 1):
+        for count in range(1, _longest_run(board, source, rules) + 1):
             for target in [None, *range(len(board.piles))]:
                 move = Move(source, target, count)
                 if is_legal(board, move, rules):
