@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.batch import read_records, summarize  # noqa: E402
+from solver.batch import latest_records, read_records, summarize  # noqa: E402
 from solver.game.rules import GAMES  # noqa: E402
 from solver.stats import WinRate  # noqa: E402
 
@@ -32,10 +32,10 @@ def main() -> None:
     import matplotlib.pyplot as plt
 
     for path in args.records:
-        records = sorted(read_records(path), key=lambda r: r["deal"])
+        records = read_records(path)
         by_game: dict[str, list[dict]] = {}
-        for r in records:
-            by_game.setdefault(r["game"], []).append(r)
+        for game in dict.fromkeys(r["game"] for r in records):  # each deal's last record: a retry supersedes
+            by_game[game] = sorted(latest_records(path, game).values(), key=lambda r: r["deal"])
         for game, rows in by_game.items():
             base = game.removesuffix("-worrying-back")
             title = GAMES[base].title if base in GAMES else game
