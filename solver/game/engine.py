@@ -115,7 +115,7 @@ def is_legal(board: Board, move: Move, rules: Rules) -> bool:
     if not 0 <= move.target < len(board.piles) or move.target == move.source:
         return False
     host = board.piles[move.target]
-    if move.count > 1 and not (rules.sequence_moves and rules.is_run(cards) and board.down.isdisjoint(cards)):
+    if move.count > _longest_run(board, move.source, rules):  # a run of face-up cards, where runs move
         return False
     spaces = sum(1 for pile in board.piles if not pile)
     if move.count > rules.max_run(spaces, into_space=not host):
@@ -124,7 +124,8 @@ def is_legal(board: Board, move: Move, rules: Rules) -> bool:
 
 
 def _longest_run(board: Board, source: int, rules: Rules) -> int:
-    """How many cards from the top of pile ``source`` could move together, at most (``is_legal`` decides)."""
+    """How many cards from the top of pile ``source`` may move together, spaces aside: 1, or where runs move,
+    its top cards that are face up, each built on the one beneath."""
     if source < 0 or not rules.sequence_moves:
         return 1
     pile = board.piles[source]

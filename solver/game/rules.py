@@ -114,10 +114,6 @@ class Rules:
             return 1 << max(spaces - (1 if into_space else 0), 0)
         return self.cards
 
-    def is_run(self, cards: tuple[int, ...]) -> bool:
-        """Whether ``cards`` (bottom first) may move as one unit: each card built on the one beneath it."""
-        return all(self.can_host(below, above) for below, above in zip(cards, cards[1:], strict=False))
-
     @property
     def base_rank(self) -> int:
         """The rank a foundation starts with."""
