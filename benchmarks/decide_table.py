@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.batch import read_records, summarize  # noqa: E402
+from solver.batch import latest_records, read_records, summarize  # noqa: E402
 from solver.game.rules import GAMES  # noqa: E402
 
 HEADER = (
@@ -24,7 +24,8 @@ HEADER = (
 
 
 def row(path: Path) -> str:
-    records = sorted(read_records(path), key=lambda r: r["deal"])
+    game = read_records(path)[0]["game"]
+    records = sorted(latest_records(path, game).values(), key=lambda r: r["deal"])  # a retried deal counts once
     tally = summarize(records)
     seconds = sorted(r["seconds"] for r in records)
     slowest = max(records, key=lambda r: r["seconds"])
