@@ -102,13 +102,25 @@ def main() -> None:
 @main.command("games")
 def games_command() -> None:
     """List every game of the family with its rules."""
-    header = ("game", "PySolFC", "piles", "founded", "Kings", "tableau builds", "moves", "a space takes", "redeals")
+    header = (
+        "game",
+        "PySolFC",
+        "decks",
+        "piles",
+        "founded",
+        "Kings",
+        "tableau builds",
+        "moves",
+        "a space takes",
+        "redeals",
+    )
     rows = [header]
     for rules in GAMES.values():
         base = "K" if rules.foundations_down else "A"
         rows.append((
             rules.name,
             str(rules.pysol_id or "-"),
+            str(rules.decks),
             _shape(rules),
             f"{rules.founded} {base}" if rules.founded else "-",
             "to bottom" if rules.kings_to_bottom else "where dealt",
@@ -121,7 +133,8 @@ def games_command() -> None:
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     for row in rows:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
-    click.echo("Foundations build up by suit from the Ace (down from the King where 'founded' says K).")
+    click.echo("Foundations build up by suit from the Ace (down from the King where 'founded' says K);")
+    click.echo("two decks have two foundations per suit, and every card twice.")
     for rules in GAMES.values():
         if rules.face_down_rows:
             click.echo(f"{rules.title} deals {rules.face_down_text()}: the solver sees them (the thoughtful game).")
@@ -400,7 +413,8 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
     if board.note:
         click.echo(f"Note: {board.note}")
     if any(board.foundations):
-        ups = [card_text((r - 1) * 4 + s) for s, r in enumerate(board.foundations) if r]
+        order = sorted(range(len(board.foundations)), key=lambda i: i % 4)  # two decks: a suit's two side by side
+        ups = [card_text((board.foundations[i] - 1) * 4 + i % 4) for i in order if board.foundations[i]]
         click.echo(f"Foundations: {' '.join(ups)}")
     if rules.redeals:
         click.echo(f"Redeals left: {redeals_count_text(board.redeals)}")

@@ -270,7 +270,8 @@ function cardEl(c, cls) {
 function draw() {
   const f = D.frames[step], m = step > 0 ? D.moves[step - 1] : null;
   const fo = $('foundations'); fo.innerHTML = '';
-  f.found.forEach((r, s) => {
+  f.found.forEach((r, i) => {
+    const s = i % 4;  // two decks: eight foundations, the second of each suit at i + 4
     const slot = document.createElement('div'); slot.className = 'found'; slot.dataset.suit = s; slot.dataset.rank = r;
     if (r > 0) slot.appendChild(cardEl((r - 1) * 4 + s, m && m.to < 0 && m.card === (r - 1) * 4 + s ? 'moved' : ''));
     else slot.textContent = SUITS[s];

@@ -14,7 +14,7 @@ same corpus in test_beam.py and test_chains.py.)
 import random
 
 import pytest
-from corpus import deals
+from corpus import SPENT, deals  # SPENT: the games with redeals whose spent sets the corpus has
 from harness import check_agreement
 
 from solver.game.deals import random_deal
@@ -23,13 +23,13 @@ from solver.game.rules import GAMES, with_worrying_back
 from solver.search import LOST, WON, Budget, Schedule, solve
 
 NO_CAPACITY = Schedule(capacity_nodes=0)
-SPENT = [g for g in GAMES if GAMES[g].redeals > 0]  # games with a limited number of redeals
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_solver_agrees_with_reference_search(game):
     counts = check_agreement(deals(f"small/{game}"))
-    assert counts[WON] >= 100 and counts[LOST] >= 100, counts
+    # Unusual's unlimited redeals win nearly every small two-deck deal: 23 of its 600 are lost.
+    assert counts[WON] >= 100 and counts[LOST] >= (20 if game == "unusual" else 100), counts
 
 
 @pytest.mark.parametrize("game", ["good-measure", "portuguese-solitaire"])

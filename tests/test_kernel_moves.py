@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from corpus import boards
+from corpus import SPENT, boards
 
 from solver.game.board import Board
 from solver.game.cards import rank_of
@@ -24,7 +24,7 @@ from solver.kernels import dfs as D
 from solver.kernels import position as P
 from solver.search.arrays import down_mask, engine_move, kernel_card, kernel_rules, position_keys, state_arrays
 
-FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].redeals)]
+FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].redeals) or GAMES[g].decks > 1]
 
 
 class KernelPosition:
@@ -76,8 +76,14 @@ class KernelPosition:
         return (*piles, self.heights.copy(), self.found.copy(), self.keys.copy(), self.meta.copy())
 
 
+def _has_twin_before(board: Board, p: int | None) -> bool:
+    return p is not None and board.piles[p] in board.piles[:p]
+
+
 def _pruned_ok(board: Board, move: Move, rules) -> bool:
     """Whether the kernel may leave out this legal move once no redeal is left (position.py)."""
+    if rules.decks > 1 and (_has_twin_before(board, move.source) or _has_twin_before(board, move.target)):
+        return True  # two decks: a move from or onto a pile that an earlier one equals, card for card
     if move.target is None:
         return False
     if board.piles[move.target]:  # onto a card: only the lone-card rule drops such a move
@@ -90,7 +96,7 @@ def _pruned_ok(board: Board, move: Move, rules) -> bool:
 def _walks(game: str, count: int):
     rng = random.Random(f"kernel-moves-{game}")
     deals = boards(f"small/{game}")[:count]
-    if GAMES[game].redeals > 0:
+    if game in SPENT:
         deals += boards(f"spent/{game}")[:count]
     for rules, board in deals:
         yield rules, board, rng
@@ -146,7 +152,8 @@ def test_keys_tell_apart_what_a_redeal_tells_apart(game):
         piles, heights, _ = state_arrays(b, rules)
         return list(P.position_hash(piles, heights, zob, b.redeals, down_mask(b, rules)))
 
-    assert board.piles[0] != board.piles[1] and (key(board) != key(swapped)) == (rules.redeals != 0)
+    # Two decks key cards by place (position.py, "Hash"): pile order tells positions apart there too.
+    assert board.piles[0] != board.piles[1] and (key(board) != key(swapped)) == (rules.redeals != 0 or rules.decks > 1)
     if rules.redeals not in (0, UNLIMITED):
         spent = Board(board.piles, board.foundations, redeals=0)
         assert key(spent) != key(board)

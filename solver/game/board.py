@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of, shown
+from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of, shown, suit_of
 from .rules import UNLIMITED, Rules, redeals_count_text
 
 MAX_BOARD_TEXT = 1 << 16  # characters: the largest family board is 104 cards, a few hundred characters
@@ -31,14 +31,23 @@ class BoardError(ValueError):
 
 @dataclass(frozen=True)
 class Board:
-    """Piles (bottom card first), the rank of each suit's foundation's top card (0 = empty), and the
-    redeals left (``UNLIMITED``: no end)."""
+    """Piles (bottom card first), the rank of each foundation's top card (0 = empty), and the redeals left
+    (``UNLIMITED``: no end).
+
+    One deck: a foundation per suit, in suit order.  Two decks (the same card may lie in two places):
+    eight, suit s's two at s and 4 + s, the higher first, so that equal positions are equal boards."""
 
     piles: tuple[tuple[int, ...], ...]
-    foundations: tuple[int, int, int, int] = (0, 0, 0, 0)
+    foundations: tuple[int, ...] = (0, 0, 0, 0)
     note: str = field(default="", compare=False)
     redeals: int = 0
     down: frozenset[int] = frozenset()  # the face-down cards
+
+    def __post_init__(self) -> None:
+        tops = self.foundations
+        if len(tops) == 8 and any(tops[s] < tops[4 + s] for s in range(4)):
+            pairs = [sorted((tops[s], tops[4 + s]), reverse=True) for s in range(4)]
+            object.__setattr__(self, "foundations", tuple(p[0] for p in pairs) + tuple(p[1] for p in pairs))
 
     def cards_in_play(self) -> int:
         return sum(len(p) for p in self.piles)
@@ -50,8 +59,9 @@ class Board:
         """The board's text; with ``rules``, a game with redeals says how many are left even when none is
         (without the line, a board has the game's full allowance)."""
         lines = []
-        if any(self.foundations):
-            parts = [f"{SUITS[s]}-{'0A23456789TJQK'[r]}" for s, r in enumerate(self.foundations)]
+        if any(self.foundations) or len(self.foundations) > 4:  # two decks: always, to say there are eight
+            order = sorted(range(len(self.foundations)), key=lambda i: i % 4)  # a suit's foundations side by side
+            parts = [f"{SUITS[i % 4]}-{'0A23456789TJQK'[self.foundations[i]]}" for i in order]
             lines.append("Foundations: " + " ".join(parts))
         if self.redeals or (rules is not None and rules.redeals):
             lines.append(f"Redeals: {redeals_count_text(self.redeals)}")
@@ -67,30 +77,37 @@ class Board:
         """Raise :class:`BoardError` unless this board is a position of ``rules``'s deck."""
         if len(self.piles) != rules.piles:
             raise BoardError(f"{rules.title} has {rules.piles} piles; the board has {len(self.piles)}")
-        seen: dict[int, int] = {}
+        if len(self.foundations) != rules.foundations:
+            have = "two foundations for a suit" if len(self.foundations) > 4 else "one foundation per suit"
+            raise BoardError(f"the board has {have}, but {rules.title} has {rules.foundations} foundations")
+        seen: dict[int, list[int]] = {}
         for number, pile in enumerate(self.piles, 1):
             for card in pile:
                 if rank_of(card) > rules.ranks:
                     raise BoardError(f"pile {number}: {card_text(card)} is not in a {rules.ranks}-rank deck")
-                if card in seen:
-                    where = "twice in pile" if seen[card] == number else f"in piles {seen[card]} and"
-                    raise BoardError(f"{card_text(card)} is {where} {number}")
-                seen[card] = number
-        for suit, top in enumerate(self.foundations):
+                seen.setdefault(card, []).append(number)
+                if len(seen[card]) > rules.decks:
+                    raise BoardError(f"{card_text(card)} is {_places(seen[card])}{_copies_note(rules)}")
+        for index, top in enumerate(self.foundations):
             if not 0 <= top <= rules.ranks:
-                raise BoardError(f"foundation {SUITS[suit]} at rank {top}: the deck has {rules.ranks} ranks")
+                raise BoardError(f"foundation {SUITS[index % 4]} at rank {top}: the deck has {rules.ranks} ranks")
+        founded = {make_card(rank, index % 4): 0 for index in range(len(self.foundations)) for rank in range(1, 14)}
+        for index, top in enumerate(self.foundations):
             for rank in rules.founded_ranks(top):
-                card = make_card(rank, suit)
-                if card in seen:
-                    raise BoardError(
-                        f"foundation {SUITS[suit]} is built to {'0A23456789TJQK'[top]}, "
-                        f"but {card_text(card)} is still in pile {seen[card]}"
-                    )
+                founded[make_card(rank, index % 4)] += 1
+        for card, count in founded.items():
+            piles = seen.get(card, [])
+            if count and count + len(piles) > rules.decks:
+                top = max(t for i, t in enumerate(self.foundations) if i % 4 == suit_of(card))
+                raise BoardError(
+                    f"foundation {SUITS[suit_of(card)]} is built to {'0A23456789TJQK'[top]}, "
+                    f"but {card_text(card)} is still in pile {piles[-1]}"
+                )
         missing = [
             card_text(make_card(rank, suit))
             for suit in range(4)
             for rank in range(1, rules.ranks + 1)
-            if rank not in rules.founded_ranks(self.foundations[suit]) and make_card(rank, suit) not in seen
+            for _ in range(rules.decks - founded[make_card(rank, suit)] - len(seen.get(make_card(rank, suit), ())))
         ]
         if missing:
             raise BoardError(f"missing card{'s' if len(missing) > 1 else ''}: {' '.join(missing)}")
@@ -112,8 +129,20 @@ class Board:
         return self
 
 
-def _parse_foundations(text: str, line_no: int) -> tuple[int, int, int, int]:
-    tops = [0, 0, 0, 0]
+def _places(piles: list[int]) -> str:
+    """Where the copies of a card lie: "twice in pile 3", "in piles 1 and 3", "in piles 1, 3 and 5"."""
+    if len(set(piles)) == 1:
+        return f"{'twice' if len(piles) == 2 else f'{len(piles)} times'} in pile {piles[0]}"
+    return f"in piles {', '.join(map(str, piles[:-1]))} and {piles[-1]}"
+
+
+def _copies_note(rules: Rules) -> str:
+    return f" ({rules.title} has two decks: each card twice)" if rules.decks > 1 else ""
+
+
+def _parse_foundations(text: str, line_no: int) -> tuple[int, ...]:
+    """The tops as written; a suit written twice gives the eight foundations of two decks."""
+    tops: list[list[int]] = [[], [], [], []]
     for item in text.split():
         suit_text, sep, rank_text = item.partition("-")
         if not sep:
@@ -122,8 +151,12 @@ def _parse_foundations(text: str, line_no: int) -> tuple[int, int, int, int]:
             suit, rank = parse_suit(suit_text), parse_rank(rank_text)
         except CardError as err:
             raise BoardError(f"line {line_no}: foundation {shown(item)}: {err}") from None
-        tops[suit] = rank
-    return (tops[0], tops[1], tops[2], tops[3])
+        if len(tops[suit]) == 2:
+            raise BoardError(f"line {line_no}: foundation {SUITS[suit]} is written three times (two decks have two)")
+        tops[suit].append(rank)
+    if all(len(t) <= 1 for t in tops):
+        return tuple(t[0] if t else 0 for t in tops)
+    return tuple(t[0] if t else 0 for t in tops) + tuple(t[1] if len(t) > 1 else 0 for t in tops)
 
 
 def _parse_redeals(text: str, line_no: int) -> int:
@@ -183,4 +216,6 @@ def parse_board(text: str, rules: Rules | None = None) -> Board:
         piles.append(tuple(cards))
     if not piles:
         raise BoardError("the board has no piles")
+    if rules is not None and len(foundations) < rules.foundations:  # two decks: a suit written once
+        foundations = foundations + (0,) * (rules.foundations - len(foundations))
     return Board(tuple(piles), foundations, redeals=redeals, down=frozenset(down))

@@ -72,12 +72,13 @@ def _check_number(number: int) -> None:
         raise DealNumberError(f"deal number {number} is out of range (1 to {MAX_DEAL - 1})")
 
 
-def pysol_shuffle(number: int) -> list[int]:
-    """The 52 cards in PySolFC's shuffled talon order for this game number."""
+def pysol_shuffle(number: int, decks: int = 1) -> list[int]:
+    """The 52 (two decks: 104) cards in PySolFC's shuffled talon order for this game number."""
     _check_number(number)
-    cards = [make_card(rank, _PYSOL_SUITS[suit]) for suit in range(4) for rank in range(1, 14)]
-    if number < MS_DEALS_BELOW:
+    cards = [make_card(rank, _PYSOL_SUITS[suit]) for _ in range(decks) for suit in range(4) for rank in range(1, 14)]
+    if number < MS_DEALS_BELOW and decks == 1:  # pysol_cards' ms_rearrange leaves other decks as they are
         cards = [cards[rank + offset] for rank in range(13) for offset in (0, 39, 26, 13)]
+    if number < MS_DEALS_BELOW:
         rng: _MicrosoftRandom | _MersenneRandom = _MicrosoftRandom(number)
     else:
         rng = _MersenneRandom(number)
@@ -116,24 +117,25 @@ def pysolfc_layout(rules: Rules, number: int) -> Board:
 
 
 def _pysolfc_piles(rules: Rules, number: int) -> Board:
-    shuffled = pysol_shuffle(number)
+    shuffled = pysol_shuffle(number, rules.decks)
     if rules.ranks != 13:
         raise DealNumberError("numbered deals exist only for the full deck")
     redeals = rules.redeals
     if rules.deal_style == DEAL_PLAIN:
-        return Board(_deal_rows(shuffled[::-1], rules.piles), redeals=redeals)
+        return Board(_deal_rows(shuffled[::-1], rules.piles), (0,) * rules.foundations, redeals=redeals)
     if rules.deal_style == DEAL_BASES_LAST:
         rest = [c for c in shuffled if rank_of(c) != rules.base_rank]
-        return Board(_deal_rows(rest[::-1], rules.piles), (rules.base_rank,) * 4, redeals=redeals)
+        return Board(_deal_rows(rest[::-1], rules.piles), (rules.base_rank,) * rules.foundations, redeals=redeals)
     order = _swap_kings_down(shuffled, rules.piles)
     if rules.deal_style == DEAL_BAKERS:
-        return Board(_deal_rows(order, rules.piles), redeals=redeals)
+        return Board(_deal_rows(order, rules.piles), (0,) * rules.foundations, redeals=redeals)
     if rules.deal_style != DEAL_GOOD_MEASURE:
         raise DealNumberError(f"no numbered deals for deal style {rules.deal_style!r}")
     aces = [i for i, c in enumerate(order) if c < 4][-rules.founded :]
-    foundations = [0, 0, 0, 0]
+    foundations = [0] * rules.foundations
     for i in aces:
-        foundations[order[i] % 4] = 1
+        suit = order[i] % 4
+        foundations[suit if not foundations[suit] else suit + 4] = 1
     rest = [c for i, c in enumerate(order) if i not in aces]
     return Board(_deal_rows(rest, rules.piles), tuple(foundations), redeals=redeals)
 
@@ -172,12 +174,14 @@ def deal(rules: Rules, number: int) -> Board:
 
 def random_deal(rules: Rules, rng: random.Random) -> Board:
     """A random deal of ``rules`` (any deck size), for tests and sampling."""
-    deck = [make_card(rank, suit) for suit in range(4) for rank in range(1, rules.ranks + 1)]
+    deck = [
+        make_card(rank, suit) for _ in range(rules.decks) for suit in range(4) for rank in range(1, rules.ranks + 1)
+    ]
     rng.shuffle(deck)
-    foundations = [0, 0, 0, 0]
-    for suit in rng.sample(range(4), rules.founded):
-        foundations[suit] = rules.base_rank
-        deck.remove(make_card(rules.base_rank, suit))
+    foundations = [0] * rules.foundations
+    for index in rng.sample(range(rules.foundations), rules.founded):
+        foundations[index] = rules.base_rank
+        deck.remove(make_card(rules.base_rank, index % 4))
     board = Board(_deal_rows(deck, rules.piles), tuple(foundations), redeals=rules.redeals)
     if rules.kings_to_bottom:
         board = Board(kings_to_bottom(board, rules.ranks).piles, board.foundations, redeals=rules.redeals)

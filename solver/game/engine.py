@@ -92,8 +92,16 @@ def redealt(piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(new)
 
 
+def _taking_foundation(board: Board, card: int, rules: Rules) -> int | None:
+    """The index of a foundation that takes ``card`` (of two decks' two of its suit, the first), or None."""
+    for index in range(suit_of(card), len(board.foundations), 4):
+        if rules.next_on_foundation(board.foundations[index]) == rank_of(card):
+            return index
+    return None
+
+
 def _foundation_takes(board: Board, card: int, rules: Rules) -> bool:
-    return rules.next_on_foundation(board.foundations[suit_of(card)]) == rank_of(card)
+    return _taking_foundation(board, card, rules) is not None
 
 
 def is_legal(board: Board, move: Move, rules: Rules) -> bool:
@@ -166,11 +174,10 @@ def apply_move(board: Board, move: Move, rules: Rules) -> Board:
         piles[move.source] = piles[move.source][: -move.count]
         down = down - set(piles[move.source][-1:])  # the card uncovered is turned face up
     if move.target is None:
-        foundations[suit_of(cards[0])] = rank_of(cards[0])
+        foundations[_taking_foundation(board, cards[0], rules)] = rank_of(cards[0])
     else:
         piles[move.target] = piles[move.target] + cards
-    tops = (foundations[0], foundations[1], foundations[2], foundations[3])
-    return Board(tuple(piles), tops, redeals=board.redeals, down=down)
+    return Board(tuple(piles), tuple(foundations), redeals=board.redeals, down=down)
 
 
 def replay(board: Board, moves: list[Move], rules: Rules) -> Board:

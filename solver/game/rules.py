@@ -72,17 +72,23 @@ class Rules:
     face_down_rows: tuple[int, ...] = ()  # rows of the deal (0: the first, the bottom) dealt face down
     redeals: int = 0  # how many; ``UNLIMITED``
     ranks: int = 13
+    decks: int = 1  # two: every card twice, and two foundations per suit (Unusual, Baker's Dozen (2 decks))
     worrying_back: bool = False  # a foundation's top card may come back to the tableau
     deal_style: str = DEAL_BAKERS
 
     @property
     def cards(self) -> int:
-        return 4 * self.ranks
+        return 4 * self.ranks * self.decks
+
+    @property
+    def foundations(self) -> int:
+        """How many foundations: one per suit and deck."""
+        return 4 * self.decks
 
     def reduced(self, ranks: int, piles: int) -> Rules:
         """The same rules on this deck and table, the pile size following from them (the tests
         use it for small decks; rules files for their variants)."""
-        in_play = 4 * ranks - self.founded
+        in_play = 4 * ranks * self.decks - self.founded
         return replace(self, ranks=ranks, piles=piles, cards_per_pile=-(-in_play // piles), pysol_id=None)
 
     def can_host(self, host: int | None, card: int) -> bool:
@@ -177,6 +183,8 @@ class Rules:
         kings = "Kings moved to the bottom" if self.kings_to_bottom else "Kings left where they fall"
         base = "Kings" if self.foundations_down else "Aces"
         founded = f", {self.founded} {base} founded at the start" if self.founded else ""
+        if self.decks > 1:
+            founded = f", {self.decks} decks" + founded
         if self.foundations_down:
             founded += ", foundations build down from the King"
         moves = "one card at a time"
@@ -317,6 +325,23 @@ GAMES: dict[str, Rules] = {
             empty_pile=EMPTY_ANY,
             deal_style=DEAL_PLAIN,
         ),  # fmt: skip
+        # PySolFC's Unusual: Cruel (one card, nothing in a space, Cruel_Talon's unlimited redeals, the Aces dealt
+        # last, to the foundations) with two decks and 24 rows.
+        Rules(
+            "unusual",
+            "Unusual",
+            823,
+            24,
+            4,
+            founded=8,
+            build=BUILD_SUIT,
+            redeals=UNLIMITED,
+            decks=2,
+            deal_style=DEAL_BASES_LAST,
+        ),  # fmt: skip
+        # PySolFC's BakersDozen2Decks: Baker's Dozen (its King hook, one card, nothing in a space) with two
+        # decks and 26 rows.
+        Rules("bakers-dozen-2-decks", "Baker's Dozen (2 decks)", 860, 26, 4, kings_to_bottom=True, decks=2),
     )
 }
 
@@ -333,6 +358,18 @@ def unsupported(rules: Rules) -> str:
         # The kernels turn ranks over where foundations build down, and the lone-card rule's proof for
         # King-only spaces assumes a King never goes onto another card.
         return "an empty pile that takes only a King needs the tableau to build down and the foundations up"
+    if rules.decks not in (1, 2):
+        return f"the solver handles one or two decks, not {rules.decks}"
+    if rules.decks == 2 and (
+        rules.build == BUILD_ALTERNATE
+        or rules.both_ways
+        or rules.sequence_moves
+        or rules.worrying_back
+        or rules.foundations_down
+        or rules.face_down_rows
+    ):
+        # The safe-move proofs for two decks (solver/kernels/position.py) cover these premises only.
+        return "two decks are supported only where the tableau builds down by rank or suit, one card at a time"
     if rules.ranks > 13:
         return f"the solver handles at most 13 ranks, not {rules.ranks}"
     if not 1 <= rules.piles <= MAX_PILES:

@@ -55,7 +55,7 @@ class RulesFileError(ValueError):
     """A rules file that does not describe a game the solver can decide."""
 
 
-_INTEGERS = {"piles": (1, MAX_PILES), "ranks": (2, 13), "founded": (0, 4), "cards_per_pile": (1, 52)}
+_INTEGERS = {"piles": (1, MAX_PILES), "ranks": (2, 13), "founded": (0, 8), "cards_per_pile": (1, 104)}
 _CHOICES = {
     "empty_pile": (EMPTY_NONE, EMPTY_ANY, EMPTY_KING),
     "deal_style": (DEAL_BAKERS, DEAL_GOOD_MEASURE, DEAL_PLAIN, DEAL_BASES_LAST),
@@ -111,7 +111,7 @@ def parse_rules_text(text: str, default_name: str = "") -> Rules:
     style = data.get("deal_style")
     if style is None:  # follow the base unless the change of founded cards or Kings rules it out
         style = base.deal_style
-        if (style == DEAL_BASES_LAST and aces != 4) or (style in _FOUNDING) != (aces > 0):
+        if (style == DEAL_BASES_LAST and aces != base.foundations) or (style in _FOUNDING) != (aces > 0):
             style = DEAL_GOOD_MEASURE if aces else DEAL_BAKERS if kings else DEAL_PLAIN
     rules = replace(
         base,
@@ -136,14 +136,16 @@ def parse_rules_text(text: str, default_name: str = "") -> Rules:
 def _dealt(rules: Rules, stated: int | None) -> Rules:
     """``rules`` with the pile size its deck gives; refuse decks that cannot be dealt."""
     in_play = rules.cards - rules.founded
+    if rules.founded > rules.foundations:
+        raise RulesFileError(f"founded = {rules.founded}, but {rules.title} has {rules.foundations} foundations")
     if rules.piles > in_play:
         raise RulesFileError(f"{rules.piles} piles for {in_play} cards: some piles would start empty")
     if (rules.deal_style in _FOUNDING) != (rules.founded > 0) or (
-        rules.deal_style == DEAL_BASES_LAST and rules.founded != 4
+        rules.deal_style == DEAL_BASES_LAST and rules.founded != rules.foundations
     ):
         raise RulesFileError(
             f'deal_style "{rules.deal_style}" with founded = {rules.founded}: '
-            f'the "{DEAL_GOOD_MEASURE}" deal founds some Aces, the "{DEAL_BASES_LAST}" deal all four, '
+            f'the "{DEAL_GOOD_MEASURE}" deal founds some Aces, the "{DEAL_BASES_LAST}" deal every base card, '
             "and no other deal founds any"
         )
     if rules.foundations_down and rules.deal_style == DEAL_GOOD_MEASURE:

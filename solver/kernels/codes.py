@@ -27,6 +27,9 @@ SEQUENCE = 1000  # source p + SEQUENCE * (n - 1): the top n cards of pile p move
 BOTTOM = 52  # hash row BOTTOM + p: the "card beneath" the bottom card of pile p
 REDEALS_ROW = BOTTOM + MAX_PILES  # hash row of the redeals left (solver/kernels/position.py, "Hash")
 DOWN_ROW = REDEALS_ROW + 1  # hash row of the face-down cards
+POSITIONAL_ROW = DOWN_ROW + 1  # hash row POSITIONAL_ROW + p * PILE_ROWS + i: a card at height i of pile p (two decks)
+PILE_ROWS = 64  # the most cards a pile may hold where keys are positional
+MAX_CARDS = 104  # two decks
 FLIPPED = 64  # added to the card a move returns when the move turned the card it uncovered face up
 
 # What a kernel call returns.  UNDECIDED: a capacity verdict not reached (being decided, or given up on);

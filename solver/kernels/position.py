@@ -4,7 +4,14 @@ generated, and the first dead-position test.  Plain arrays in, plain arrays out.
 Position
     ``board[p, i]`` card codes of pile p from the bottom, ``heights[p]``,
     ``found[s]`` how many cards of suit s are on its foundation, and
-    ``meta[M_REDEALS]`` the redeals left.  Where foundations build down from
+    ``meta[M_REDEALS]`` the redeals left.  Two decks (Unusual, Baker's Dozen
+    (2 decks)): the two copies of a card have the same code, so nothing
+    tells them apart, and ``found`` has eight entries, the heights of suit
+    s's two foundations, the higher at s and the lower at 4 + s; a card goes
+    onto the higher one when it takes it, else onto the lower one (which
+    keeps the higher one the higher), and a move taken back takes the card
+    off the lower one when its top card is that card, else off the higher
+    one (``_taking``, ``_holding``: each undoes the other in both cases).  Where foundations build down from
     the King (Royal Family), the driver hands the kernels every rank turned
     over (rank r plays rank R + 1 - r): their foundations then build up, and
     building up or down, the only building rule of those games, reads the
@@ -30,6 +37,18 @@ Hash
     pair (the first hash but its lowest bit, the second's high half);
     treating equal keys as equal positions errs with chance about n^2 / 2^96
     for n stored positions (below 10^-12 for the 10^8 that fit in 2 GiB).
+    Two decks key a card by its place instead, the pair (card, pile p and
+    height i: row POSITIONAL_ROW + p * PILE_ROWS + i).  Keyed by the card
+    beneath, two copies would make different positions hash alike: piles
+    "a 6S 5H" and "b 6S" hold the same pairs as "a 6S" and "b 6S 5H".  Keyed
+    by place, the key is the XOR over the cards of a key per (card, place):
+    each place holds at most one card, so the set of (card, place) pairs is
+    the position and equal positions hash alike whichever copy lies where,
+    as nothing tells the copies apart.  The keys carry the choice: those
+    with the positional rows (``zobrist_keys(positional=True)``) key by
+    place.  The price is that positions differing only by pile order no
+    longer hash alike; where no redeal is left, ``generate_moves`` skips
+    the moves that would make such a position at once (its "twins").
 Safe foundation moves (``play_safe_moves``)
     None while a redeal is left: a card that goes up changes how a redeal
     cuts the piles, so a line cannot be rearranged around it (KernelRules.safe
@@ -119,6 +138,34 @@ Safe foundation moves (``play_safe_moves``)
     colour, rank r: the other colour's foundations at r+1 or more).  It is
     the proof above with no x: nothing is ever put on c, so W' is W with c
     played first and its moves dropped.
+    Two decks (building down by rank or by suit, one card at a time, no
+    worrying back: ``unsupported`` refuses the rest).  Each suit has two
+    foundations and each card two copies.  Write n(k) for how many copies of
+    rank k of a suit are up: each foundation holds the ranks from the Ace to
+    its top, so n(k) is how many of the suit's two foundations reach k, n
+    never rises with k, and a card of rank k may go up exactly when
+    n(k-1) > n(k) (n(0) = 2).  SAFE_LOW and SAFE_SUIT hold with one more
+    premise, checked in ``_safe``: both copies of c's rank r-1 are up, that
+    is the lower foundation of c's suit is at r-1 or more.  The proofs go
+    through with "the foundation of x is at r-2" read as "both copies of
+    rank r-2 are up" (SAFE_LOW's premise, every foundation at r-2 or more,
+    now counts all eight), which is what they use: no card may go on x, and
+    x may go up when on top (n(r-2) = 2 > n(r-1), since x is not up).  Under
+    SAFE_SUIT c hosts only its suit's r-1, both copies up by the premise, so
+    nothing is put on c.  What is new is that the foundation moves W keeps
+    must stay legal in W', whose cards up are W's plus the removed set R.
+    A move of a card z (rank k) that W makes has n(k-1) > n(k) in W; in W'
+    the left side gains R's copies of rank k-1 of z's suit, the right side
+    R's copies of rank k.  Only when R holds a copy of z's own rank and suit
+    can that break: that copy is c or an x, and z, not in R, is its other
+    copy.  If it is c: n(r-1) = 2 (the premise; cards never come back), and
+    n(r) = 0 in W, since c is not up in W (else it would have left R) nor
+    is z (W is playing it now), so W' has n(r) = 1 < 2.  If it is an x: n(r-2)
+    = 2, and in W neither x nor z is up, so n(r-1) = 0 there and 1 in W'.
+    Either way the move is legal in W'.  The cards W' plays up for R go up
+    legally as in one deck: c by the premise; an x when both copies of rank
+    r-2 are up and its other copy is not up in W' (not up in W, not in R).
+    W' is no longer than W, as before.
 Lone cards stay put where spaces are useless (``generate_moves``)
     Where an empty pile takes nothing -- or takes only a King and every King
     left in the tableau is the bottom card of its pile, so that moving one
@@ -134,7 +181,8 @@ Lone cards stay put where spaces are useless (``generate_moves``)
     move, and pruning it loses no win.  The mirror holds whatever the
     building rule (c hosts the same cards in both), but not with worrying
     back, runs (in T' a run could take y along below c) or a redeal left
-    (moving c changes how a redeal cuts the piles).
+    (moving c changes how a redeal cuts the piles).  It speaks of places,
+    never of which card is which, so it holds with two decks as well.
 Dead positions (``relaxed_dead``)
     Only once no redeal is left (a redeal takes every card out of its pile);
     with runs, only where the tableau builds down (KernelRules.dead).
@@ -171,6 +219,13 @@ Dead positions (``relaxed_dead``)
     the real game; the relaxed game allows more, which it may.  (Building down, a
     card's host is never one of the cards above it, so "a top card of
     another pile" means what it says.)
+    Two decks: the counts per card (on top, left its pile) count copies,
+    and a card may go up in the relaxed game when some foundation of its
+    suit may reach one rank below it from the higher foundation through
+    cards that have left their piles (a copy of each rank between will do).
+    A real foundation move needs a foundation at rank-1, and the cards on
+    either foundation above the higher one's height here have all left
+    their piles, so it is a relaxed move.
     In the relaxed game letting a card leave never hurts (it only adds
     hosts and foundation progress), so one greedy pass to a fixed point
     decides it: no search is needed.
@@ -202,7 +257,10 @@ from .codes import (
     M_LONE,
     M_REDEALS,
     M_SAFE,
+    MAX_CARDS,
     MAX_MOVES_PER_NODE,
+    PILE_ROWS,
+    POSITIONAL_ROW,
     REDEAL,
     REDEALS_ROW,
     SAFE_ALTERNATE,
@@ -217,14 +275,33 @@ from .codes import (
 )
 
 
-def zobrist_keys(ordered: bool, seed: int = 20261130) -> np.ndarray:
-    """The position keys (module text, "Hash"); ``ordered``: the piles' bottom rows differ."""
+def zobrist_keys(ordered: bool, positional: bool = False, seed: int = 20261130) -> np.ndarray:
+    """The position keys (module text, "Hash"); ``ordered``: the piles' bottom rows differ; ``positional``:
+    with the rows that key a card by its place (two decks), which make the kernels key by place."""
     rng = np.random.default_rng(seed)
     zob = rng.integers(0, 2**64, size=(2, REDEALS_ROW + 1, 52), dtype=np.uint64, endpoint=False)
     if not ordered:
         zob[:, BOTTOM : BOTTOM + MAX_PILES] = zob[:, BOTTOM : BOTTOM + 1]
     down = np.random.default_rng(seed + 1).integers(0, 2**64, size=(2, 1, 52), dtype=np.uint64, endpoint=False)
-    return np.concatenate((zob, down), axis=1)  # row DOWN_ROW drawn apart: the older rows keep their keys
+    parts = [zob, down]  # row DOWN_ROW drawn apart: the older rows keep their keys
+    if positional:
+        places = (2, MAX_PILES * PILE_ROWS, 52)
+        parts.append(np.random.default_rng(seed + 2).integers(0, 2**64, size=places, dtype=np.uint64, endpoint=False))
+    return np.concatenate(parts, axis=1)
+
+
+@njit(cache=True, inline="always")
+def is_positional(zob):
+    """Whether ``zob`` keys a card by its place, pile and height (two decks), or by the card beneath it."""
+    return zob.shape[1] > POSITIONAL_ROW
+
+
+@njit(cache=True, inline="always")
+def _row(board, p, i, positional):
+    """The hash row of a card at height i of pile p: its place, or the card beneath it (module text, "Hash")."""
+    if positional:
+        return POSITIONAL_ROW + p * PILE_ROWS + i
+    return board[p, i - 1] if i >= 1 else BOTTOM + p
 
 
 @njit(cache=True)
@@ -239,13 +316,12 @@ def hash_into(board, heights, zob, redeals, keys, down=0):
     """Write the position's two hashes into ``keys`` (``down``: the face-down cards, a bit per card)."""
     keys[0] = 0
     keys[1] = 0
+    positional = is_positional(zob)
     for p in range(board.shape[0]):
-        below = BOTTOM + p
         for i in range(heights[p]):
-            card = board[p, i]
-            keys[0] ^= zob[0, below, card]
-            keys[1] ^= zob[1, below, card]
-            below = card
+            row = _row(board, p, i, positional)
+            keys[0] ^= zob[0, row, board[p, i]]
+            keys[1] ^= zob[1, row, board[p, i]]
     if redeals > 0:
         keys[0] ^= zob[0, REDEALS_ROW, redeals]
         keys[1] ^= zob[1, REDEALS_ROW, redeals]
@@ -285,44 +361,43 @@ def _turn_up_top(board, heights, zob, keys, meta, p):
 
 
 @njit(cache=True, inline="always")
-def _top_below(board, heights, p):
-    return board[p, heights[p] - 2] if heights[p] >= 2 else BOTTOM + p
+def _toggle(board, zob, keys, p, i, positional):
+    """Put the card at height i of pile p in the hash, or take it out."""
+    row = _row(board, p, i, positional)
+    keys[0] ^= zob[0, row, board[p, i]]
+    keys[1] ^= zob[1, row, board[p, i]]
 
 
 @njit(cache=True)
 def _lift(board, heights, zob, keys, p):
     """Take the top card off pile p; returns it."""
-    card = board[p, heights[p] - 1]
-    below = _top_below(board, heights, p)
-    keys[0] ^= zob[0, below, card]
-    keys[1] ^= zob[1, below, card]
+    _toggle(board, zob, keys, p, heights[p] - 1, is_positional(zob))
     heights[p] -= 1
-    return card
+    return board[p, heights[p]]
 
 
 @njit(cache=True)
 def _drop(board, heights, zob, keys, p, card):
-    below = board[p, heights[p] - 1] if heights[p] >= 1 else BOTTOM + p
-    keys[0] ^= zob[0, below, card]
-    keys[1] ^= zob[1, below, card]
     board[p, heights[p]] = card
+    _toggle(board, zob, keys, p, heights[p], is_positional(zob))
     heights[p] += 1
 
 
 @njit(cache=True)
 def _move_run(board, heights, zob, keys, p, q, count):
-    """Move the top ``count`` cards of pile p onto pile q as a unit; returns the run's bottom card."""
+    """Move the top ``count`` cards of pile p onto pile q as a unit; returns the run's bottom card.  Keyed by
+    the card beneath, only the run's bottom card changes its key; keyed by place, every card does."""
+    positional = is_positional(zob)
     start = heights[p] - count
-    card = board[p, start]
-    below = board[p, start - 1] if start >= 1 else BOTTOM + p
-    onto = board[q, heights[q] - 1] if heights[q] >= 1 else BOTTOM + q
-    keys[0] ^= zob[0, below, card] ^ zob[0, onto, card]
-    keys[1] ^= zob[1, below, card] ^ zob[1, onto, card]
+    for i in range(count if positional else 1):
+        _toggle(board, zob, keys, p, start + i, positional)
     for i in range(count):
         board[q, heights[q] + i] = board[p, start + i]
+    for i in range(count if positional else 1):
+        _toggle(board, zob, keys, q, heights[q] + i, positional)
     heights[q] += count
     heights[p] = start
-    return card
+    return board[p, start]
 
 
 @njit(cache=True)
@@ -341,7 +416,7 @@ def apply_move(board, heights, found, zob, keys, meta, src, dst):
         return card
     card = _lift(board, heights, zob, keys, src)
     if dst == FOUNDATION:
-        found[card % 4] += 1
+        found[_taking(found, card)] += 1
         meta[M_IN_PLAY] -= 1
     else:
         _drop(board, heights, zob, keys, dst, card)
@@ -364,7 +439,7 @@ def undo_move(board, heights, found, zob, keys, meta, src, dst, card):
         meta[M_IN_PLAY] -= 1
         return
     if dst == FOUNDATION:
-        found[card % 4] -= 1
+        found[_holding(found, card)] -= 1
         meta[M_IN_PLAY] += 1
     else:
         _lift(board, heights, zob, keys, dst)
@@ -372,11 +447,29 @@ def undo_move(board, heights, found, zob, keys, meta, src, dst, card):
 
 
 @njit(cache=True, inline="always")
+def _taking(found, card):
+    """The foundation that takes ``card``, which one does: its suit's (two decks: the higher of its suit's
+    two, found[s], if that one takes it, else the lower, found[4 + s], so the higher stays the higher)."""
+    suit = card % 4
+    return suit if found.shape[0] == 4 or found[suit] == card // 4 else suit + 4
+
+
+@njit(cache=True, inline="always")
+def _holding(found, card):
+    """The foundation whose top card is ``card``, which one is: the one ``_taking`` put it on (two decks:
+    the lower one if it is there, which undoes either case of ``_taking``)."""
+    suit = card % 4
+    return suit + 4 if found.shape[0] > 4 and found[suit + 4] == card // 4 + 1 else suit
+
+
+@njit(cache=True, inline="always")
 def _safe(card, found, lowest, rule):
-    """Whether ``card``, which its foundation takes, may go up at once under ``rule`` (module text)."""
+    """Whether ``card``, which a foundation takes, may go up at once under ``rule`` (module text)."""
+    rank = card // 4 + 1
+    if found.shape[0] > 4 and found[4 + card % 4] < rank - 1:  # two decks: both copies of rank-1 must be up
+        return False
     if rule == SAFE_SUIT:
         return True
-    rank = card // 4 + 1
     if rule == SAFE_LOW:
         return rank <= lowest + 2
     if rule == SAFE_ALTERNATE:  # Blake & Gent's: the other colour at rank-2, the same colour's other suit at rank-3
@@ -395,20 +488,19 @@ def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card,
     again = True
     while again:
         again = False
-        lowest = min(found[0], found[1], found[2], found[3])
+        lowest = found.min()
         for p in range(board.shape[0]):
             if heights[p] == 0:
                 continue
             card = board[p, heights[p] - 1]
-            rank = card // 4 + 1
-            if found[card % 4] == rank - 1 and _safe(card, found, lowest, rule):
+            if _need(card, found) == 1 and _safe(card, found, lowest, rule):
                 top = meta[M_AUTO_TOP]
                 auto_src[top] = p
                 auto_card[top] = apply_move(board, heights, found, zob, keys, meta, p, FOUNDATION)
                 meta[M_AUTO_TOP] = top + 1
                 played += 1
                 again = True
-                lowest = min(found[0], found[1], found[2], found[3])
+                lowest = found.min()
     meta[M_SAFE] += played
     return played
 
@@ -432,9 +524,10 @@ _S_FREE = _S_HAVE + 16
 _S_ON_TOP = _S_FREE + 52
 _S_SRC_NEED = _S_ON_TOP + 52
 _S_DST_NEED = _S_SRC_NEED + MAX_PILES
-_S_SORT = _S_DST_NEED + MAX_PILES
+_S_TWIN = _S_DST_NEED + MAX_PILES
+_S_SORT = _S_TWIN + MAX_PILES
 _S_DEAL = _S_SORT + MAX_MOVES_PER_NODE
-SCRATCH_SIZE = _S_DEAL + 52
+SCRATCH_SIZE = _S_DEAL + MAX_CARDS
 
 
 @njit(cache=True, inline="always")
@@ -498,7 +591,9 @@ def _host_ready(card, nranks, build, both_ways, scratch):
             continue
         for suit in range(4):
             host = (r - 1) * 4 + suit
-            if builds_on(host, card, build, both_ways) and (scratch[_S_ON_TOP + host] or scratch[_S_FREE + host]):
+            if builds_on(host, card, build, both_ways) and (
+                scratch[_S_ON_TOP + host] > 0 or scratch[_S_FREE + host] > 0
+            ):
                 return True
     return False
 
@@ -511,7 +606,7 @@ def _may_leave(card, rules, by_rank, emptied, scratch):
         ok = rank < rules.ranks and (scratch[_S_HAVE + rank + 1] > 0 or scratch[_S_TOPS + rank + 1] > 0)
     else:
         ok = _host_ready(card, rules.ranks, rules.build, rules.both_ways, scratch)
-    ok = ok or scratch[_S_FOUND + card % 4] == rank - 1
+    ok = ok or scratch[_S_FOUND + card % 4] >= rank - 1
     return ok or (emptied and space_takes(rank, rules.ranks, rules.empty))
 
 
@@ -522,7 +617,7 @@ def relaxed_dead(board, heights, found, rules, scratch):
     ``scratch`` holds, per pile, how many cards are still in it; per rank, how
     many piles show it on top and whether a card of it has left its pile or is
     up; per suit, the foundation the freed cards allow; per card, freed, and
-    on top of its pile."""
+    on top of its pile (counts: two decks have each card twice)."""
     nranks, worry, build, both_ways = rules.ranks, rules.worry, rules.build, rules.both_ways
     by_rank = build == BUILD_RANK and not both_ways
     piles = board.shape[0]
@@ -530,7 +625,7 @@ def relaxed_dead(board, heights, found, rules, scratch):
     emptied = False
     remaining = 0
     for suit in range(4):
-        scratch[_S_FOUND + suit] = found[suit]
+        scratch[_S_FOUND + suit] = found[suit]  # two decks: the higher of the suit's two foundations
         if worry:  # a card that is up may come back and host
             for rank in range(1, found[suit] + 1):
                 scratch[_S_HAVE + rank] = 1
@@ -540,7 +635,7 @@ def relaxed_dead(board, heights, found, rules, scratch):
         if heights[p] > 0:
             top = board[p, heights[p] - 1]
             scratch[_S_TOPS + top // 4 + 1] += 1
-            scratch[_S_ON_TOP + top] = 1
+            scratch[_S_ON_TOP + top] += 1
         else:
             emptied = True
     progress = True
@@ -565,16 +660,16 @@ def relaxed_dead(board, heights, found, rules, scratch):
                     suit = card % 4
                     scratch[_S_LEFT + p] -= 1
                     scratch[_S_TOPS + rank] -= 1
-                    scratch[_S_ON_TOP + card] = 0
+                    scratch[_S_ON_TOP + card] -= 1
                     scratch[_S_HAVE + rank] = 1
-                    scratch[_S_FREE + card] = 1
+                    scratch[_S_FREE + card] += 1
                     while scratch[_S_FOUND + suit] < nranks and scratch[_S_FREE + scratch[_S_FOUND + suit] * 4 + suit]:
                         scratch[_S_FOUND + suit] += 1
                     remaining -= 1
                     if scratch[_S_LEFT + p] > 0:
                         below = board[p, scratch[_S_LEFT + p] - 1]
                         scratch[_S_TOPS + below // 4 + 1] += 1
-                        scratch[_S_ON_TOP + below] = 1
+                        scratch[_S_ON_TOP + below] += 1
                     else:
                         emptied = True
                 progress = True
@@ -583,8 +678,28 @@ def relaxed_dead(board, heights, found, rules, scratch):
 
 @njit(cache=True, inline="always")
 def _need(card, found):
-    """How many cards of its suit must go up before this one can."""
-    return card // 4 + 1 - found[card % 4]
+    """How many cards of its suit must go up before this one can (two decks: onto the higher foundation
+    of its suit, unless that one holds the card's rank already)."""
+    rank = card // 4 + 1
+    top = found[card % 4]
+    if top >= rank and found.shape[0] > 4:
+        top = found[4 + card % 4]
+    return rank - top
+
+
+@njit(cache=True, inline="always")
+def _has_twin_before(board, heights, p):
+    """Whether a pile before pile p holds exactly its cards (only two decks make such twins)."""
+    h = heights[p]
+    for q in range(p):
+        if heights[q] != h:
+            continue
+        i = h - 1
+        while i >= 0 and board[q, i] == board[p, i]:
+            i -= 1
+        if i < 0:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -614,8 +729,13 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
     what matters); else a card (or a run, where the rules let one into an
     empty pile) goes into the first empty pile only, from a pile where it
     leaves a card beneath it (the other moves make the same position up to
-    pile order).  A run is of face-up cards, each built on the one beneath,
-    and no longer than the rules' limit (``codes.max_run``)."""
+    pile order).  Two decks, no redeal left: of piles that hold exactly the
+    same cards ("twins"), only the first is a source or a target; a move
+    from or onto a later twin makes the position of the same move from or
+    onto the first one with the two piles swapped, and with no redeal
+    left the order of the piles changes nothing that any move can do.  A
+    run is of face-up cards, each built on the one beneath, and no longer
+    than the rules' limit (``codes.max_run``)."""
     nranks, empty_rule, worry, build, both_ways = rules.ranks, rules.empty, rules.worry, rules.build, rules.both_ways
     piles = board.shape[0]
     redeals = meta[M_REDEALS]
@@ -623,8 +743,10 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
     first_empty = -1
     spaces = 0
     spaces_useless = empty_rule != EMPTY_ANY and rules.lone and redeals == 0
+    twins = found.shape[0] > 4 and redeals == 0
     for p in range(piles):
         h = heights[p]
+        scratch[_S_TWIN + p] = 1 if twins and h > 0 and _has_twin_before(board, heights, p) else 0
         buried, whole = 99, 99
         for i in range(h):
             k = _need(board[p, i], found)
@@ -641,14 +763,14 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
                 first_empty = p
     onto_card, into_space = max_run(rules, spaces, False), max_run(rules, spaces, True)
     for p in range(piles):
-        if heights[p] > 0 and _need(board[p, heights[p] - 1], found) == 1:
+        if heights[p] > 0 and scratch[_S_TWIN + p] == 0 and _need(board[p, heights[p] - 1], found) == 1:
             out_src[n] = p
             out_dst[n] = FOUNDATION
             n += 1
     n_found = n
     for p in range(piles):
         h = heights[p]
-        if h == 0:
+        if h == 0 or scratch[_S_TWIN + p] == 1:
             continue
         card = board[p, h - 1]
         moved = (1 << 12) if prefix_length(board, heights, origin, origin_heights, p) < h else 0
@@ -662,7 +784,12 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
         count = 1
         while True:  # the runs off the top of the pile, one card first, each of face-up cards within the limit
             for q in range(piles):
-                if q != p and heights[q] > 0 and builds_on(board[q, heights[q] - 1], card, build, both_ways):
+                if (
+                    q != p
+                    and heights[q] > 0
+                    and scratch[_S_TWIN + q] == 0
+                    and builds_on(board[q, heights[q] - 1], card, build, both_ways)
+                ):
                     out_src[n] = p + SEQUENCE * (count - 1)
                     out_dst[n] = q
                     scratch[_S_SORT + n - start] = _order_key(moved, src_need, scratch[_S_DST_NEED + q], noise)

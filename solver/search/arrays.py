@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game.board import Board
+from ..game.board import Board, BoardError
 from ..game.engine import REDEAL, Move
 from ..game.rules import BUILD_ALTERNATE, BUILD_RANK, BUILD_SUIT, EMPTY_ANY, EMPTY_KING, EMPTY_NONE, Rules
 from ..kernels import codes
@@ -21,6 +21,7 @@ from ..kernels.suitblind import chain_keys
 
 ZOBRIST = zobrist_keys(ordered=False)  # the depth-first search's and the beam's position keys
 ORDERED_ZOBRIST = zobrist_keys(ordered=True)  # ... where a redeal makes the order of the piles matter
+POSITIONAL_ZOBRIST = zobrist_keys(ordered=True, positional=True)  # ... with two decks (position.py, "Hash")
 CAPACITY_KEYS = capacity_keys()  # the capacity relaxation's abstract position keys
 WALK_KEYS = chain_keys()  # the suit-blind walks' position keys
 
@@ -46,7 +47,13 @@ def safe_rule(rules: Rules) -> int:
 def is_classic(rules: Rules) -> bool:
     """Build down by rank, one card at a time, no redeal: the premises of the capacity test, the suit-blind
     walks (solver/kernels/capacity.py, suitblind.py) and the beam, which stay off elsewhere."""
-    return rules.build == BUILD_RANK and not rules.both_ways and not rules.sequence_moves and not rules.redeals
+    return (
+        rules.build == BUILD_RANK
+        and not rules.both_ways
+        and not rules.sequence_moves
+        and not rules.redeals
+        and rules.decks == 1  # their proofs and keys are written for one deck
+    )
 
 
 def kernel_rules(rules: Rules) -> KernelRules:
@@ -67,6 +74,8 @@ def kernel_rules(rules: Rules) -> KernelRules:
 
 def position_keys(rules: Rules) -> np.ndarray:
     """The hash keys the kernels use for ``rules`` (solver/kernels/position.py, "Hash")."""
+    if rules.decks > 1:
+        return POSITIONAL_ZOBRIST
     return ORDERED_ZOBRIST if rules.redeals else ZOBRIST
 
 
@@ -81,6 +90,11 @@ def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np
     """The kernels' view of a position: piles (card codes from the bottom, room to grow), heights, and how
     many cards each foundation holds."""
     height = max(len(p) for p in board.piles) + rules.ranks + 1
+    if rules.decks > 1 and height > codes.PILE_ROWS:  # the positional keys have rows for so many cards a pile
+        raise BoardError(
+            f"a pile of {height - rules.ranks - 1} cards: two-deck piles may hold at most "
+            f"{codes.PILE_ROWS - rules.ranks - 1} here"
+        )
     piles = np.zeros((rules.piles, height), dtype=np.int16)
     heights = np.zeros(rules.piles, dtype=np.int32)
     for p, pile in enumerate(board.piles):
