@@ -168,3 +168,13 @@ def test_the_one_deck_safe_rule_would_lose_a_two_deck_win():
     grid, heights, found = state_arrays(board, rules)
     assert not P._safe(grid[0, heights[0] - 1], found, found.min(), codes.SAFE_LOW)  # the premise says no
     assert solve(board, rules, Budget(seconds=None)).verdict == WON
+
+
+def test_a_hundred_and_four_safe_moves_in_a_row():
+    """Every card goes up by safe moves alone: the arrays of safe moves hold all 104 (they held 64, enough for
+    one deck; a reviewer found the overflow)."""
+    piles = [cards("KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC")]
+    piles = [tuple(c + s for c in piles[0]) for s in range(4)] * 2 + [()] * 18
+    board = Board(tuple(piles), (0,) * 8).validate(BD2)
+    result = solve(board, BD2, Budget(seconds=60))
+    assert result.verdict == WON and len(result.moves) == 104 and result.safe_moves >= 100

@@ -12,7 +12,7 @@ from ..game.engine import Move
 from ..game.rules import Rules
 from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
-from ..kernels.codes import M_IN_PLAY, MAX_MOVES_PER_NODE, META_SIZE
+from ..kernels.codes import M_IN_PLAY, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE
 from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash
 from .arrays import ZOBRIST, engine_move, kernel_rules, state_arrays
 from .schedule import Schedule
@@ -53,8 +53,8 @@ class Beam:
             moves_dst=np.zeros(MAX_MOVES_PER_NODE, dtype=np.int16),
             scratch=np.zeros(SCRATCH_SIZE, dtype=np.int32),
             meta=np.zeros(META_SIZE, dtype=np.int64),
-            auto_src=np.zeros(64, dtype=np.int16),
-            auto_card=np.zeros(64, dtype=np.int16),
+            auto_src=np.zeros(MAX_CARDS, dtype=np.int16),  # a card goes up at most once on a path
+            auto_card=np.zeros(MAX_CARDS, dtype=np.int16),
         )
         self.stats = np.zeros(kernel.STATS_SIZE, dtype=np.int64)
         self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # how each level's positions were reached
@@ -108,7 +108,7 @@ def beam_root(board: Board, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray,
     meta = np.zeros(META_SIZE, dtype=np.int64)
     meta[M_IN_PLAY] = board.cards_in_play()
     keys = position_hash(piles, heights, ZOBRIST)
-    auto_src, auto_card = np.zeros(64, dtype=np.int16), np.zeros(64, dtype=np.int16)
+    auto_src, auto_card = np.zeros(MAX_CARDS, dtype=np.int16), np.zeros(MAX_CARDS, dtype=np.int16)
     autos = 0
     if not rules.worrying_back:
         autos = play_safe_moves(piles, heights, found, ZOBRIST, keys, meta, auto_src, auto_card)

@@ -60,8 +60,8 @@ class DepthFirst:
         self.meta[M_REDEALS] = board.redeals
         self.meta[codes.M_DOWN] = down_mask(board, rules)
         self.keys = position_hash(self.board, self.heights, self.zob, board.redeals, self.meta[codes.M_DOWN])
-        self.auto_src = np.zeros(64, dtype=np.int16)
-        self.auto_card = np.zeros(64, dtype=np.int16)
+        self.auto_src = np.zeros(codes.MAX_CARDS, dtype=np.int16)  # a card goes up at most once on a path
+        self.auto_card = np.zeros(codes.MAX_CARDS, dtype=np.int16)
         self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int32)
         self._alloc_stack(1 << 10, 1 << 14)
         self.scc = np.zeros(1 << 12, dtype=np.int64)
