@@ -121,7 +121,10 @@ def exclusive(path: Path) -> Iterator[None]:
 
 
 def _solve_task(task: tuple[Rules, int, Budget]) -> dict:
-    return solve_record(*task)
+    try:
+        return solve_record(*task)
+    except StopIteration as err:  # re-raised in the batch process, it would end the pool's iterator silently
+        raise RuntimeError(f"deal {task[1]}: {err!r}") from None
 
 
 def _worker_init() -> None:
@@ -219,6 +222,9 @@ def run_batch(
                 tally = summarize([record], start=tally)
                 if on_record:
                     on_record(record, tally)
+    missing = [n for n in numbers if n not in known]
+    if missing:  # the workers' results ended early: never a silent short batch
+        raise BatchError(f"the batch stopped before deal {missing[0]} ({len(missing)} not run); rerun to resume")
     return [known[n] for n in numbers]
 
 

@@ -3,6 +3,7 @@
 import pytest
 from click.testing import CliRunner
 
+from solver import batch
 from solver.batch import BatchError, exclusive, parse_deals, read_records, run_batch, summarize
 from solver.cli import main
 from solver.game.rules import GAMES, with_worrying_back
@@ -165,3 +166,18 @@ def test_an_output_of_another_game_is_refused(tmp_path):
     run_batch(BD, [1], BUDGET, out)
     with pytest.raises(BatchError, match="holds records of bakers-dozen, not of bakers-dozen-worrying-back"):
         run_batch(with_worrying_back(BD), [1], BUDGET, out)
+
+
+def test_a_batch_whose_workers_stop_early_says_so(tmp_path, monkeypatch):
+    """A worker's StopIteration, re-raised in the batch process, would end the pool's iterator as if every
+    deal were done: it comes back as an error, and a batch short of records says so instead of a KeyError."""
+
+    def stops(*args):
+        raise StopIteration
+
+    monkeypatch.setattr(batch, "solve_record", stops)
+    with pytest.raises(RuntimeError, match="deal 7"):
+        batch._solve_task((GAMES["bakers-dozen"], 7, Budget(seconds=1)))
+    monkeypatch.setattr(batch, "_local_results", lambda tasks, jobs: iter([]))
+    with pytest.raises(batch.BatchError, match="stopped before deal 1 "):
+        batch.run_batch(GAMES["bakers-dozen"], [1, 2], Budget(seconds=1), tmp_path / "r.jsonl")
