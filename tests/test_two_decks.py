@@ -14,6 +14,7 @@ from solver.game.cards import parse_card
 from solver.game.deals import deal, pysol_shuffle
 from solver.game.engine import Move, apply_move, is_legal, legal_moves, reference_search
 from solver.game.rules import GAMES
+from solver.game.variants import RulesFileError, parse_rules_text
 from solver.kernels import codes
 from solver.kernels import position as P
 from solver.search import LOST, WON, Budget, solve
@@ -178,3 +179,14 @@ def test_a_hundred_and_four_safe_moves_in_a_row():
     board = Board(tuple(piles), (0,) * 8).validate(BD2)
     result = solve(board, BD2, Budget(seconds=60))
     assert result.verdict == WON and len(result.moves) == 104 and result.safe_moves >= 100
+
+
+def test_two_deck_piles_too_tall_for_the_kernels_are_refused_with_a_message():
+    """The kernels key a two-deck card by its place, with 64 places a pile: a board or a rules file that
+    would need more is refused up front (found by the reviewer: it ended in a traceback)."""
+    board = deal(BD2, 1)
+    tall = (tuple(c for p in board.piles[:13] for c in p),) + ((),) * 12 + board.piles[13:]
+    with pytest.raises(BoardError, match="pile 1 holds 52 cards; here a pile may hold 50"):
+        Board(tall, board.foundations).validate(BD2)
+    with pytest.raises(RulesFileError, match="two-deck piles may hold at most 50 cards"):
+        parse_rules_text('base = "bakers-dozen-2-decks"\npiles = 2\n', "two-piles")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of, shown, suit_of
-from .rules import UNLIMITED, Rules, redeals_count_text
+from .rules import UNLIMITED, Rules, most_cards_a_pile, redeals_count_text
 
 MAX_BOARD_TEXT = 1 << 16  # characters: the largest family board is 104 cards, a few hundred characters
 
@@ -82,6 +82,10 @@ class Board:
             raise BoardError(f"the board has {have}, but {rules.title} has {rules.foundations} foundations")
         seen: dict[int, list[int]] = {}
         for number, pile in enumerate(self.piles, 1):
+            if len(pile) > most_cards_a_pile(rules):
+                raise BoardError(
+                    f"pile {number} holds {len(pile)} cards; here a pile may hold {most_cards_a_pile(rules)}"
+                )
             for card in pile:
                 if rank_of(card) > rules.ranks:
                     raise BoardError(f"pile {number}: {card_text(card)} is not in a {rules.ranks}-rank deck")

@@ -32,6 +32,13 @@ DEAL_PLAIN = "plain"  # PySolFC's Portuguese Solitaire: no hook
 DEAL_BASES_LAST = "bases-last"  # PySolFC's Cruel hook: the foundations' base cards dealt last, to the foundations
 
 MAX_PILES = 32  # the most piles a game may have: the kernels' scratch layouts are sized for it
+PILE_ROWS = 64  # two decks: the kernels key a card by its place, with this many places a pile
+
+
+def most_cards_a_pile(rules: Rules) -> int:
+    """The most cards a pile may hold at the start of a search (it may grow by a run of every rank)."""
+    return PILE_ROWS - rules.ranks - 1 if rules.decks > 1 else rules.cards
+
 
 # The rules keys a variant's rules file may not set yet, with the word for the person who asked.
 UNSUPPORTED_KEYS = {
@@ -370,6 +377,8 @@ def unsupported(rules: Rules) -> str:
     ):
         # The safe-move proofs for two decks (solver/kernels/position.py) cover these premises only.
         return "two decks are supported only where the tableau builds down by rank or suit, one card at a time"
+    if rules.decks > 1 and rules.cards_per_pile > most_cards_a_pile(rules):
+        return f"two-deck piles may hold at most {most_cards_a_pile(rules)} cards here, not {rules.cards_per_pile}"
     if rules.ranks > 13:
         return f"the solver handles at most 13 ranks, not {rules.ranks}"
     if not 1 <= rules.piles <= MAX_PILES:

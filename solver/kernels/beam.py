@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from .capacity import prefix_length
-from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, META_SIZE
+from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, MAX_CARDS, META_SIZE
 from .position import apply_move, generate_moves, play_safe_moves, relaxed_dead, undo_move, undo_safe_moves
 from .table import LOST_MARK, table_info, table_lookup
 
@@ -231,8 +231,8 @@ def replay(board, heights, found, in_play, worry, zob, line_src, line_dst, out_s
     meta = np.zeros(META_SIZE, dtype=np.int64)
     meta[M_IN_PLAY] = in_play
     keys = np.zeros(2, dtype=np.uint64)
-    auto_src = np.zeros(64, dtype=np.int16)
-    auto_card = np.zeros(64, dtype=np.int16)
+    auto_src = np.zeros(MAX_CARDS, dtype=np.int16)  # a card goes up at most once on a line
+    auto_card = np.zeros(MAX_CARDS, dtype=np.int16)
     n = 0
     for i in range(line_src.shape[0]):
         apply_move(board, heights, found, zob, keys, meta, line_src[i], line_dst[i])

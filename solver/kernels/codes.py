@@ -15,6 +15,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..game.rules import MAX_PILES
+from ..game.rules import PILE_ROWS as PILE_ROWS  # the places a pile has in the positional rows (two decks)
 
 EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2  # what an empty pile takes: nothing, any card, a King
 BUILD_RANK, BUILD_SUIT, BUILD_ALTERNATE = 0, 1, 2  # how the tableau builds: by rank, in suit, alternate colours
@@ -28,7 +29,6 @@ BOTTOM = 52  # hash row BOTTOM + p: the "card beneath" the bottom card of pile p
 REDEALS_ROW = BOTTOM + MAX_PILES  # hash row of the redeals left (solver/kernels/position.py, "Hash")
 DOWN_ROW = REDEALS_ROW + 1  # hash row of the face-down cards
 POSITIONAL_ROW = DOWN_ROW + 1  # hash row POSITIONAL_ROW + p * PILE_ROWS + i: a card at height i of pile p (two decks)
-PILE_ROWS = 64  # the most cards a pile may hold where keys are positional
 MAX_CARDS = 104  # two decks
 FLIPPED = 64  # added to the card a move returns when the move turned the card it uncovered face up
 
@@ -44,7 +44,8 @@ M_SAFE = 13  # safe moves played, counted (for the tests)
 M_DOWN = 14  # the face-down cards at the current position, a bit per card code
 META_SIZE = 15
 
-# Per pile: up to 13 run lengths, each with at most 4 hosts (rank building; 2 both ways in suit or colour),
+# Per pile: up to 13 run lengths, each with at most 4 hosts (rank building; 2 both ways in suit or colour;
+# two decks: 8 hosts, but single cards only),
 # or a single card into every empty pile (while redeals are left), or to its foundation.  Then worrying
 # back (4 suits x (4 hosts + a space)) and a redeal.
 MAX_MOVES_PER_NODE = MAX_PILES * (13 * 4 + MAX_PILES + 1) + 4 * (4 + 1) + 1

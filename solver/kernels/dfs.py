@@ -14,9 +14,11 @@ Lost positions (``search``)
     shortest winning line W; its first move is no lone-card move (proof in
     solver/kernels/position.py, "Lone cards stay put"), so it is generated, or,
     where it fills an empty pile other than the first with no redeal left,
-    a move that makes the same position up to the order of the piles, from
-    which the shortest wins are as long (and it never moves a whole pile
-    into an empty one, which makes the same position again);
+    or (two decks, no redeal left) moves from or onto a pile that an earlier
+    pile equals card for card, a move that makes the same position up to the
+    order of the piles, from which the shortest wins are as long (and it
+    never moves a whole pile into an empty one, which makes the same
+    position again);
     after it and the safe moves, which never lengthen a winning line (the W'
     of position.py, "Safe foundation moves", is no longer than W), a winning
     line shorter than W is left, so the child is not dead; induct on the

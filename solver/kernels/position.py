@@ -163,8 +163,9 @@ Safe foundation moves (``play_safe_moves``)
     is z (W is playing it now), so W' has n(r) = 1 < 2.  If it is an x: n(r-2)
     = 2, and in W neither x nor z is up, so n(r-1) = 0 there and 1 in W'.
     Either way the move is legal in W'.  The cards W' plays up for R go up
-    legally as in one deck: c by the premise; an x when both copies of rank
-    r-2 are up and its other copy is not up in W' (not up in W, not in R).
+    legally as in one deck: c by the premise; an x because both copies of
+    rank r-2 are up and at most one copy of x's rank and suit is up in W':
+    x itself is neither up in W nor in R (its other copy may be either).
     W' is no longer than W, as before.
 Lone cards stay put where spaces are useless (``generate_moves``)
     Where an empty pile takes nothing -- or takes only a King and every King

@@ -139,8 +139,8 @@ def beam_search(
     if n >= 0:
         return None, generated
     line_src, line_dst = beam.winning_line()
-    out_src = np.zeros(line_src.size + 64, dtype=np.int16)  # each move, and at most 52 safe moves in all
-    out_dst = np.zeros(line_src.size + 64, dtype=np.int16)
+    out_src = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)  # each move, and at most every card up safely
+    out_dst = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)
     count = kernel.replay(
         piles, heights, found, in_play, rules.worrying_back, ZOBRIST, line_src, line_dst, out_src, out_dst
     )
