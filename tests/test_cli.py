@@ -187,3 +187,18 @@ def test_face_down_games_say_the_solver_sees_every_card(game, number):
     assert is_solution(board, record_moves(record), rules)
     text = run("solve", "-g", game, "-d", str(number)).output
     assert "Face-down cards are in brackets" in text and "turning up" in text
+
+
+@pytest.mark.parametrize("game", ["unusual", "bakers-dozen-2-decks"])
+def test_two_deck_games_solve_from_a_board_file_and_replay(game, tmp_path):
+    """A two-deck board file (each card twice, a suit's two foundations side by side) is read, solved and
+    its moves replay; the text shows both foundations of each suit."""
+    rules = GAMES[game]
+    board = deal(rules, 4)
+    path = tmp_path / "board.txt"
+    path.write_text(board.to_text(rules))
+    record = json.loads(run("solve", "-g", game, "-b", str(path), "--json").output)
+    assert parse_board(record["board"], rules) == board and record["verdict"] == "won"
+    assert is_solution(board, record_moves(record), rules)
+    text = run("solve", "-g", game, "-d", "4").output
+    assert ("Foundations: AC AC AD AD AH AH AS AS" in text) == (game == "unusual")
