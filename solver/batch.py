@@ -56,7 +56,8 @@ def solve_record(rules: Rules | str, number: int, budget: Budget, schedule: Sche
     rules = get_rules(rules) if isinstance(rules, str) else rules
     result = solve(deal(rules, number), rules, budget, schedule=schedule)
     thoughtful = {"thoughtful": True} if rules.face_down_rows else {}  # face-down cards seen by the solver
-    return {"game": rules.name, "deal": number, **thoughtful, **result.record(), "budget": _budget_fields(budget)}
+    fields = {"game": rules.name, "deal": number, **thoughtful, **result.record()}
+    return {**fields, "budget": _budget_fields(budget), "rules": rules.digest()}
 
 
 def _budget_fields(budget: Budget) -> list:
@@ -200,6 +201,11 @@ def run_batch(
         if games:
             raise BatchError(
                 f"{output} holds records of {', '.join(sorted(games))}, not of {rules.name}: give another output"
+            )
+        other = {r["rules"] for r in recorded if r.get("rules", rules.digest()) != rules.digest()}  # old: none
+        if other:
+            raise BatchError(
+                f"{output} holds records of {rules.name} under other rules (a changed rules file?): give another output"
             )
         known = _latest(recorded, rules.name)
         wanted = set(numbers)

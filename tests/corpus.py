@@ -21,7 +21,7 @@ import hashlib
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -120,16 +120,9 @@ def boards(name: str) -> list[tuple[Rules, Board]]:
     return list(SETS[name][0]())
 
 
-def rules_text(rules: Rules) -> str:
-    """The rules as the digest reads them: the fields that differ from their defaults, so that a new field
-    (whose default keeps every old game as it was) changes no digest."""
-    changed = [f"{f.name}={getattr(rules, f.name)!r}" for f in fields(rules) if getattr(rules, f.name) != f.default]
-    return f"Rules({', '.join(changed)})"
-
-
 def digest(name: str) -> str:
     """A digest of the set's boards and rules, so that a change to how deals are made is noticed."""
-    text = "\n".join(f"{rules_text(rules)}\n{board.to_text(rules)}" for rules, board in boards(name))
+    text = "\n".join(f"{rules.changes_text()}\n{board.to_text(rules)}" for rules, board in boards(name))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -181,3 +181,17 @@ def test_a_batch_whose_workers_stop_early_says_so(tmp_path, monkeypatch):
     monkeypatch.setattr(batch, "_local_results", lambda tasks, jobs: iter([]))
     with pytest.raises(batch.BatchError, match="stopped before deal 1 "):
         batch.run_batch(GAMES["bakers-dozen"], [1, 2], Budget(seconds=1), tmp_path / "r.jsonl")
+
+
+def test_a_resume_under_other_rules_of_the_same_name_is_refused(tmp_path):
+    """Records carry a digest of the rules: a rules file changed under the same name cannot add to them."""
+    from solver.game.variants import parse_rules_text
+
+    first = parse_rules_text('name = "mine"\nbase = "bakers-dozen"\npiles = 12\n')
+    changed = parse_rules_text('name = "mine"\nbase = "bakers-dozen"\npiles = 11\n')
+    out = tmp_path / "mine.jsonl"
+    records = run_batch(first, [1], Budget(seconds=5, states=2000), out)
+    assert records[0]["rules"] == first.digest() != changed.digest()
+    assert run_batch(first, [1, 2], Budget(seconds=5, states=2000), out)[0] == records[0]  # the same rules resume
+    with pytest.raises(BatchError, match="under other rules"):
+        run_batch(changed, [1, 2], Budget(seconds=5, states=2000), out)

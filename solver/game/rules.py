@@ -6,7 +6,8 @@ the search kernel read nothing else.  ``../shared/RULES.md`` is the source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import hashlib
+from dataclasses import dataclass, fields, replace
 
 from .cards import is_red, rank_of, suit_of
 
@@ -97,6 +98,17 @@ class Rules:
         use it for small decks; rules files for their variants)."""
         in_play = 4 * ranks * self.decks - self.founded
         return replace(self, ranks=ranks, piles=piles, cards_per_pile=-(-in_play // piles), pysol_id=None)
+
+    def changes_text(self) -> str:
+        """The fields that differ from their defaults, as ``Rules(name='...', ...)``: what a batch record's
+        ``rules`` digest and the test corpus's digests read, so that a new field (whose default keeps every
+        old game as it was) changes neither."""
+        changed = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) != f.default]
+        return f"Rules({', '.join(changed)})"
+
+    def digest(self) -> str:
+        """16 hex digits that tell these rules from any others: two rules files of one name, say."""
+        return hashlib.sha256(self.changes_text().encode()).hexdigest()[:16]
 
     def can_host(self, host: int | None, card: int) -> bool:
         """Whether ``card`` may be put on ``host``, the top card of a pile (None: an empty pile).
