@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .game.deals import MAX_DEAL, deal
+from .game.deals import MAX_DEAL, deal, pysolfc_layout
 from .game.rules import Rules, get_rules
 from .search import Budget, Schedule, solve, warm_up
 from .stats import WinRate
@@ -51,12 +51,20 @@ def parse_deals(text: str) -> list[int]:
     return list(numbers)
 
 
-def solve_record(rules: Rules | str, number: int, budget: Budget, schedule: Schedule | None = None) -> dict:
-    """Solve one numbered deal of ``rules`` (or a known game's name); the record a batch stores for it."""
+RULES_LAYOUT, PYSOLFC_LAYOUT = "rules", "pysolfc"  # the deal as the written rules make it, or as PySolFC deals it
+
+
+def solve_record(
+    rules: Rules | str, number: int, budget: Budget, schedule: Schedule | None = None, layout: str = RULES_LAYOUT
+) -> dict:
+    """Solve one numbered deal of ``rules`` (or a known game's name); the record a batch stores for it.
+    ``layout``: ``PYSOLFC_LAYOUT`` solves PySolFC's own layout, as ``solve --pysolfc-layout`` does."""
     rules = get_rules(rules) if isinstance(rules, str) else rules
-    result = solve(deal(rules, number), rules, budget, schedule=schedule)
+    board = pysolfc_layout(rules, number).validate(rules) if layout == PYSOLFC_LAYOUT else deal(rules, number)
+    result = solve(board, rules, budget, schedule=schedule)
     thoughtful = {"thoughtful": True} if rules.face_down_rows else {}  # face-down cards seen by the solver
-    fields = {"game": rules.name, "deal": number, **thoughtful, **result.record()}
+    pysolfc = {"layout": PYSOLFC_LAYOUT} if layout == PYSOLFC_LAYOUT else {}  # (records of old have no layout)
+    fields = {"game": rules.name, "deal": number, **thoughtful, **pysolfc, **result.record()}
     return {**fields, "budget": _budget_fields(budget), "rules": rules.digest()}
 
 
@@ -121,9 +129,10 @@ def exclusive(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _solve_task(task: tuple[Rules, int, Budget]) -> dict:
+def _solve_task(task: tuple[Rules, int, Budget, str]) -> dict:
+    rules, number, budget, layout = task
     try:
-        return solve_record(*task)
+        return solve_record(rules, number, budget, layout=layout)
     except StopIteration as err:  # re-raised in the batch process, it would end the pool's iterator silently
         raise RuntimeError(f"deal {task[1]}: {err!r}") from None
 
@@ -144,7 +153,7 @@ def _worker_init() -> None:
         os._exit(1)
 
 
-def _local_results(tasks: list[tuple[Rules, int, Budget]], jobs: int) -> Iterator[dict]:
+def _local_results(tasks: list[tuple[Rules, int, Budget, str]], jobs: int) -> Iterator[dict]:
     # Compile or load the kernels before any worker is forked, so none does it again.
     warm_up()
     if jobs <= 1:
@@ -154,7 +163,7 @@ def _local_results(tasks: list[tuple[Rules, int, Budget]], jobs: int) -> Iterato
         yield from pool.imap_unordered(_solve_task, tasks)
 
 
-def _dask_results(tasks: list[tuple[Rules, int, Budget]], scheduler: str) -> Iterator[dict]:
+def _dask_results(tasks: list[tuple[Rules, int, Budget, str]], scheduler: str) -> Iterator[dict]:
     try:
         from distributed import Client, as_completed
     except ImportError:
@@ -182,13 +191,15 @@ def run_batch(
     scheduler: str | None = None,
     on_record: Callable[[dict, WinRate], None] | None = None,
     on_start: Callable[[WinRate, int], None] | None = None,
+    layout: str = RULES_LAYOUT,
 ) -> list[dict]:
     """Solve every deal in ``numbers`` not yet recorded in ``output``; returns all their records in order.
 
     A deal recorded `unknown` under a smaller budget than ``budget`` (in time, memory or positions) is
     solved again.  An output holding another game's records is refused.  ``on_start`` is told the
     tally of what was recorded already and how many unknown deals are retried; ``on_record``, each new
-    record with the tally so far."""
+    record with the tally so far.  ``layout``: ``PYSOLFC_LAYOUT`` solves PySolFC's own layouts; a file of
+    the other layout's records is refused."""
     output = Path(output)
     if output.exists() and not output.is_file():  # a device or a pipe would be read forever, or hang
         raise BatchError(f"{output} is not a regular file: records go to a file, e.g. results.jsonl")
@@ -207,6 +218,10 @@ def run_batch(
             raise BatchError(
                 f"{output} holds records of {rules.name} under other rules (a changed rules file?): give another output"
             )
+        if any(r.get("layout", RULES_LAYOUT) != layout for r in recorded):
+            raise BatchError(
+                f"{output} holds records of the other layout (--pysolfc-layout or not): give another output"
+            )
         known = _latest(recorded, rules.name)
         wanted = set(numbers)
         retried = {
@@ -215,7 +230,7 @@ def run_batch(
             if n in wanted and r["verdict"] == "unknown" and _larger(budget, r.get("budget"))
         }
         known = {n: r for n, r in known.items() if n not in retried}
-        tasks = [(rules, n, budget) for n in numbers if n not in known]
+        tasks = [(rules, n, budget, layout) for n in numbers if n not in known]
         tally = summarize(r for n, r in known.items() if n in wanted)
         if on_start:
             on_start(tally, len(retried))

@@ -249,9 +249,26 @@ def solve_command(
     type=click.Path(dir_okay=False, writable=True),
     help="Also write a self-contained report: the rate, its interval, plots, the lost and unknown deals.",
 )
+@click.option(
+    "--pysolfc-layout",
+    is_flag=True,
+    help="Solve each deal exactly as PySolFC lays it out (see solve --help); the records say so.",
+)
 @WORRYING_BACK
 def winrate_command(
-    game, deal_range, count, jobs, output, timeout, memory, max_states, scheduler, progress, html_file, worrying_back
+    game,
+    deal_range,
+    count,
+    jobs,
+    output,
+    timeout,
+    memory,
+    max_states,
+    scheduler,
+    progress,
+    html_file,
+    pysolfc_layout,
+    worrying_back,
 ) -> None:
     """Solve a batch of deals and estimate the win rate, with its 95% Wilson interval.
 
@@ -259,7 +276,7 @@ def winrate_command(
     same command resumes where an interrupted run stopped."""
     from tqdm import tqdm
 
-    from .batch import BatchError, latest_records, parse_deals, run_batch, summarize
+    from .batch import PYSOLFC_LAYOUT, RULES_LAYOUT, BatchError, latest_records, parse_deals, run_batch, summarize
     from .search import Budget
 
     rules = _rules_or_fail(game, worrying_back)
@@ -303,7 +320,9 @@ def winrate_command(
     stopped = 0  # the exit status of a run stopped by a signal: 128 + its number
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
-        records = run_batch(rules, numbers, budget, path, jobs or os.cpu_count() or 1, scheduler, show, started)
+        layout = PYSOLFC_LAYOUT if pysolfc_layout else RULES_LAYOUT
+        workers = jobs or os.cpu_count() or 1
+        records = run_batch(rules, numbers, budget, path, workers, scheduler, show, started, layout=layout)
     except BatchError as err:
         raise InputError(str(err)) from None
     except (KeyboardInterrupt, _Stopped) as stop:
@@ -316,7 +335,8 @@ def winrate_command(
     tally = summarize(records)
     seconds = sorted(r["seconds"] for r in records)
     decided = f" ({len(records)} of {len(numbers)} decided before the stop)" if stopped else ""
-    click.echo(f"{rules.title}, deals {deal_range or f'1-{count}'}{decided}: {tally.text()}")
+    layout_text = " (PySolFC's own layouts)" if pysolfc_layout else ""
+    click.echo(f"{rules.title}, deals {deal_range or f'1-{count}'}{layout_text}{decided}: {tally.text()}")
     if rules.face_down_rows:
         click.echo(THOUGHTFUL)
     if seconds:

@@ -172,12 +172,12 @@ def test_a_batch_whose_workers_stop_early_says_so(tmp_path, monkeypatch):
     """A worker's StopIteration, re-raised in the batch process, would end the pool's iterator as if every
     deal were done: it comes back as an error, and a batch short of records says so instead of a KeyError."""
 
-    def stops(*args):
+    def stops(*args, **kwargs):
         raise StopIteration
 
     monkeypatch.setattr(batch, "solve_record", stops)
     with pytest.raises(RuntimeError, match="deal 7"):
-        batch._solve_task((GAMES["bakers-dozen"], 7, Budget(seconds=1)))
+        batch._solve_task((GAMES["bakers-dozen"], 7, Budget(seconds=1), batch.RULES_LAYOUT))
     monkeypatch.setattr(batch, "_local_results", lambda tasks, jobs: iter([]))
     with pytest.raises(batch.BatchError, match="stopped before deal 1 "):
         batch.run_batch(GAMES["bakers-dozen"], [1, 2], Budget(seconds=1), tmp_path / "r.jsonl")
@@ -195,3 +195,17 @@ def test_a_resume_under_other_rules_of_the_same_name_is_refused(tmp_path):
     assert run_batch(first, [1, 2], Budget(seconds=5, states=2000), out)[0] == records[0]  # the same rules resume
     with pytest.raises(BatchError, match="under other rules"):
         run_batch(changed, [1, 2], Budget(seconds=5, states=2000), out)
+
+
+def test_winrate_on_pysolfc_s_own_layouts(tmp_path):
+    """``--pysolfc-layout``: each deal as PySolFC lays it out (Good Measure 2 keeps a King above a card
+    there), the records say so, and the other layout cannot add to the file."""
+    out = tmp_path / "gm.jsonl"
+    args = ["winrate", "-g", "good-measure", "-d", "2", "-t", "30", "--no-progress", "-o", str(out), "-j", "1"]
+    result = CliRunner().invoke(main, [*args, "--pysolfc-layout"])
+    assert result.exit_code == 0, result.output
+    assert "PySolFC's own layouts" in result.output
+    (record,) = read_records(out)
+    assert record["layout"] == "pysolfc" and record["verdict"] == "won"
+    refused = CliRunner().invoke(main, args)
+    assert refused.exit_code == 2 and "other layout" in refused.output
