@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -168,6 +169,10 @@ def _dask_results(tasks: list[tuple[Rules, int, Budget, str]], scheduler: str) -
         from distributed import Client, as_completed
     except ImportError:
         raise BatchError("--scheduler needs Dask: pip install 'bakers-solver[dask]'") from None
+    # A Client left half built by an earlier failed connection, if the garbage collector finalizes it inside
+    # the next Client's start, deadlocks on distributed's loop-runner lock (seen: the test suite hung in
+    # Client.__del__ -> LoopRunner.stop under Client.__init__).  Finalize such leftovers first.
+    gc.collect()
     try:
         client = Client(scheduler, timeout=CONNECT_SECONDS)
     except (ValueError, OSError) as err:  # a malformed address; no scheduler there
