@@ -218,8 +218,8 @@ def run_batch(
             raise BatchError(
                 f"{output} holds records of {', '.join(sorted(games))}, not of {rules.name}: give another output"
             )
-        other = {r["rules"] for r in recorded if r.get("rules", rules.digest()) != rules.digest()}  # old: none
-        if other:
+        digest = rules.digest()
+        if any(r.get("rules", digest) != digest for r in recorded):  # records of old have no digest
             raise BatchError(
                 f"{output} holds records of {rules.name} under other rules (a changed rules file?): give another output"
             )

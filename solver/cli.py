@@ -433,8 +433,7 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
     if board.note:
         click.echo(f"Note: {board.note}")
     if any(board.foundations):
-        order = sorted(range(len(board.foundations)), key=lambda i: i % 4)  # two decks: a suit's two side by side
-        ups = [card_text((board.foundations[i] - 1) * 4 + i % 4) for i in order if board.foundations[i]]
+        ups = [card_text((top - 1) * 4 + suit) for suit, top in board.foundations_by_suit() if top]
         click.echo(f"Foundations: {' '.join(ups)}")
     if rules.redeals:
         click.echo(f"Redeals left: {redeals_count_text(board.redeals)}")

@@ -49,6 +49,10 @@ class Board:
             pairs = [sorted((tops[s], tops[4 + s]), reverse=True) for s in range(4)]
             object.__setattr__(self, "foundations", tuple(p[0] for p in pairs) + tuple(p[1] for p in pairs))
 
+    def foundations_by_suit(self) -> list[tuple[int, int]]:
+        """(suit, top rank) of each foundation, a suit's two (two decks) side by side: the order text shows."""
+        return sorted(((i % 4, top) for i, top in enumerate(self.foundations)), key=lambda pair: pair[0])
+
     def cards_in_play(self) -> int:
         return sum(len(p) for p in self.piles)
 
@@ -60,8 +64,7 @@ class Board:
         (without the line, a board has the game's full allowance)."""
         lines = []
         if any(self.foundations) or len(self.foundations) > 4:  # two decks: always, to say there are eight
-            order = sorted(range(len(self.foundations)), key=lambda i: i % 4)  # a suit's foundations side by side
-            parts = [f"{SUITS[i % 4]}-{'0A23456789TJQK'[self.foundations[i]]}" for i in order]
+            parts = [f"{SUITS[suit]}-{'0A23456789TJQK'[top]}" for suit, top in self.foundations_by_suit()]
             lines.append("Foundations: " + " ".join(parts))
         if self.redeals or (rules is not None and rules.redeals):
             lines.append(f"Redeals: {redeals_count_text(self.redeals)}")
