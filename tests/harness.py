@@ -100,7 +100,7 @@ def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True, 
 def table_key(board: Board, rules: Rules) -> tuple[int, int]:
     """The key the search's table stores for this position."""
     piles, heights, _ = state_arrays(board, rules)
-    h = P.position_hash(piles, heights, position_keys(rules), board.redeals)
+    h = P.position_hash(piles, heights, position_keys(rules), board.redeals, 0)
     return int(h[0] | np.uint64(1)), int(h[1] & KEY_HIGH)
 
 

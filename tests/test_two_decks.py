@@ -113,7 +113,7 @@ def test_positional_keys_tell_apart_what_pairs_cannot():
 
     def key(board, zob):
         piles, heights, _ = state_arrays(board, rules)
-        return list(P.position_hash(piles, heights, zob))
+        return list(P.position_hash(piles, heights, zob, 0, 0))
 
     assert key(one, ORDERED_ZOBRIST) == key(two, ORDERED_ZOBRIST)  # why two decks do not key by the card beneath
     assert key(one, position_keys(rules)) != key(two, position_keys(rules))

@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from .capacity import prefix_length
-from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, MAX_CARDS, META_SIZE
+from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, MAX_CARDS, META_SIZE, SAFE_LOW
 from .position import apply_move, generate_moves, play_safe_moves, relaxed_dead, undo_move, undo_safe_moves
 from .table import LOST_MARK, table_info, table_lookup
 
@@ -141,17 +141,19 @@ def _candidates(level, n, rules, zob, seen, dfs_table, cands, work, stats, origi
     cand_key, cand_abstract = cands.key, cands.abstract
     moves_src, moves_dst, scratch, meta, auto_src, auto_card = work
     count = 0
+    rule = np.int64(SAFE_LOW)  # beams run in the games of rank building only (arrays.is_classic)
     for e in range(n):
         board, hs, found = boards[e], heights[e], founds[e]
         meta[M_IN_PLAY] = in_play[e]
         # The position as its own origin: every card counts as dealt, since the beam ranks children itself.
-        m = generate_moves(board, hs, found, rules, moves_src, moves_dst, 0, scratch, 0, meta, board, hs)
+        start = noise = np.int64(0)
+        m = generate_moves(board, hs, found, rules, moves_src, moves_dst, start, scratch, noise, meta, board, hs)
         for i in range(m):
-            src, dst = moves_src[i], moves_dst[i]
+            src, dst = np.int64(moves_src[i]), np.int64(moves_dst[i])
             here[0], here[1] = keys[e, 0], keys[e, 1]
             meta[M_AUTO_TOP] = 0
             card = apply_move(board, hs, found, zob, here, meta, src, dst)
-            autos = 0 if worry else play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card)
+            autos = 0 if worry else play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, rule)
             stats[B_NODES] += 1
             if meta[M_IN_PLAY] == 0:
                 stats[B_WON_PARENT], stats[B_WON_SRC], stats[B_WON_DST] = e, src, dst
@@ -179,16 +181,12 @@ def _choose(cand_key, cand_abstract, count, chosen, abstract_slots, abstract_cou
     """Write into ``chosen`` the candidates a level keeps: best key first, at most ``PER_ABSTRACT`` of one
     abstract position, at most ``chosen.size``; returns how many.
 
-    Only the ``RANKED * width`` best are sorted, so a level crowded with few abstract positions may keep
+    Only the ``RANKED * width`` best are ranked, so a level crowded with few abstract positions may keep
     fewer than ``width``.  ``abstract_slots``/``abstract_counts`` count kept positions per abstract key,
     lossily: a key that lands on a slot taken by another starts again from 0 (a few more of it kept)."""
     width = chosen.shape[0]
-    ranked = min(count, RANKED * width)
-    cut = np.iinfo(np.int64).min
-    if count > ranked:
-        cut = np.partition(cand_key[:count], count - ranked)[count - ranked]
-    best = np.flatnonzero(cand_key[:count] >= cut)
-    order = best[np.argsort(-cand_key[best])]
+    order = np.empty(min(count, RANKED * width), dtype=np.int64)
+    _best_first(cand_key, count, order)
     abstract_slots[:] = 0
     mask = np.uint64(abstract_slots.shape[0] - 1)
     kept = 0
@@ -206,22 +204,70 @@ def _choose(cand_key, cand_abstract, count, chosen, abstract_slots, abstract_cou
 
 
 @njit(cache=True)
+def _best_first(keys, count, order):
+    """Write into ``order`` the indexes of the ``order.size`` largest of ``keys[:count]``, largest first.
+
+    A min-heap of the best met so far, then sorted in place by popping its least to the back.  Written
+    out because numba compiles each of numpy's sorts and partitions anew, some seconds apiece."""
+    size = order.shape[0]
+    for i in range(size):
+        order[i] = i
+    for i in range(size // 2 - 1, -1, -1):
+        _sift_down(order, keys, i, size)
+    for c in range(size, count):
+        if keys[c] > keys[order[0]]:
+            order[0] = c
+            _sift_down(order, keys, np.int64(0), size)
+    for end in range(size - 1, 0, -1):
+        order[0], order[end] = order[end], order[0]
+        _sift_down(order, keys, np.int64(0), end)
+
+
+@njit(cache=True)
+def _sift_down(heap, keys, i, size):
+    """Restore the min-heap ``heap[:size]`` (of indexes into ``keys``) below position i."""
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            return
+        if child + 1 < size and keys[heap[child + 1]] < keys[heap[child]]:
+            child += 1
+        if keys[heap[child]] >= keys[heap[i]]:
+            return
+        heap[i], heap[child] = heap[child], heap[i]
+        i = child
+
+
+@njit(cache=True)
 def _keep(level, next_level, slot, e, src, dst, worry, zob, work):
     """Write position ``e``'s child by move src -> dst (and the safe moves after it) at ``slot`` of the next level."""
     boards, heights, founds, in_play, keys = level
     next_boards, next_heights, next_founds, next_in_play, next_keys = next_level
     meta, auto_src, auto_card = work.meta, work.auto_src, work.auto_card
-    next_boards[slot] = boards[e]
-    next_heights[slot] = heights[e]
-    next_founds[slot] = founds[e]
-    next_keys[slot] = keys[e]
+    # Loops, not slice assignments, whose shape checks numba takes seconds to compile.
+    _copy_2d(next_boards[slot], boards[e])
+    _copy_1d(next_heights[slot], heights[e])
+    _copy_1d(next_founds[slot], founds[e])
+    _copy_1d(next_keys[slot], keys[e])
     meta[M_IN_PLAY] = in_play[e]
     board, hs, found, here = next_boards[slot], next_heights[slot], next_founds[slot], next_keys[slot]
-    apply_move(board, hs, found, zob, here, meta, src, dst)
+    apply_move(board, hs, found, zob, here, meta, np.int64(src), np.int64(dst))
     if not worry:
         meta[M_AUTO_TOP] = 0
-        play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card)
+        play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, np.int64(SAFE_LOW))
     next_in_play[slot] = meta[M_IN_PLAY]
+
+
+@njit(cache=True)
+def _copy_1d(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def _copy_2d(dst, src):
+    for i in range(src.shape[0]):
+        _copy_1d(dst[i], src[i])
 
 
 @njit(cache=True)
@@ -234,12 +280,13 @@ def replay(board, heights, found, in_play, worry, zob, line_src, line_dst, out_s
     auto_src = np.zeros(MAX_CARDS, dtype=np.int16)  # a card goes up at most once on a line
     auto_card = np.zeros(MAX_CARDS, dtype=np.int16)
     n = 0
+    rule = np.int64(SAFE_LOW)
     for i in range(line_src.shape[0]):
-        apply_move(board, heights, found, zob, keys, meta, line_src[i], line_dst[i])
+        apply_move(board, heights, found, zob, keys, meta, np.int64(line_src[i]), np.int64(line_dst[i]))
         out_src[n], out_dst[n] = line_src[i], line_dst[i]
         n += 1
         meta[M_AUTO_TOP] = 0
-        autos = 0 if worry else play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card)
+        autos = 0 if worry else play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rule)
         for a in range(autos):
             out_src[n], out_dst[n] = auto_src[a], FOUNDATION
             n += 1

@@ -187,7 +187,8 @@ def abstract(board, heights, found, test):
         for i in range(n, heights[p]):
             cap[_FREE + _rank(board[p, i])] += 1
             cap[_SEATS + _rank(board[p, i])] += 1
-    cap[_FOUND : _FOUND + 4] = found
+    for s in range(4):  # a loop, not a slice assignment: numba compiles that one's shape check for seconds
+        cap[_FOUND + s] = found[s]
     _hash(cap[_LEN : _LEN + piles], found, cz, ckeys)
 
 
@@ -266,8 +267,8 @@ def _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
             return False
         cap[_FREE + _rank(card)] -= 1
         cap[_SEATS + _rank(card)] -= 1
-        _raise(cap, cz, ckeys, move, 1)
-        if fits(cap, nranks, empty_rule, 0, False, False):
+        _raise(cap, cz, ckeys, move, np.int64(1))
+        if fits(cap, nranks, empty_rule, np.int64(0), np.bool_(False), np.bool_(False)):
             return True
         _unplay(cap, origin, where, cz, ckeys, move)
         return False
@@ -281,18 +282,18 @@ def _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
         if cap[_FOUND + card % 4] != rank - 1:
             return False
         cap[_SEATS + rank] -= 1
-        _raise(cap, cz, ckeys, card % 4, 1)
-        _shrink(cap, origin, cz, ckeys, p, False)
-        if fits(cap, nranks, empty_rule, 0, False, False):
+        _raise(cap, cz, ckeys, np.int64(card % 4), np.int64(1))
+        _shrink(cap, origin, cz, ckeys, p, np.bool_(False))
+        if fits(cap, nranks, empty_rule, np.int64(0), np.bool_(False), np.bool_(False)):
             return True
     else:
         if n == 1 and empty_rule == EMPTY_NONE:
             return False  # a pointless leave (module text, "Pointless leaves")
         cap[_FREE + rank] += 1
-        _shrink(cap, origin, cz, ckeys, p, False)
+        _shrink(cap, origin, cz, ckeys, p, np.bool_(False))
         left_seat = n >= 2 and _rank(origin[p, n - 2]) == rank + 1
         cap[_SEATS + rank] -= 1  # the card holds nothing as it moves: it was a top card
-        ok = fits(cap, nranks, empty_rule, rank, left_seat, n == 1)
+        ok = fits(cap, nranks, empty_rule, np.int64(rank), np.bool_(left_seat), np.bool_(n == 1))
         cap[_SEATS + rank] += 1
         if ok:
             return True
@@ -304,16 +305,16 @@ def _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
 def _unplay(cap, origin, where, cz, ckeys, move):
     piles = origin.shape[0]
     if move < 4:
-        _raise(cap, cz, ckeys, move, -1)
+        _raise(cap, cz, ckeys, move, np.int64(-1))
         card = (cap[_FOUND + move]) * 4 + move
         cap[_FREE + _rank(card)] += 1
         cap[_SEATS + _rank(card)] += 1
         return
     p = (move - 4) % piles
-    _shrink(cap, origin, cz, ckeys, p, True)
+    _shrink(cap, origin, cz, ckeys, p, np.bool_(True))
     card = origin[p, cap[_LEN + p] - 1]
     if move < 4 + piles:
-        _raise(cap, cz, ckeys, card % 4, -1)
+        _raise(cap, cz, ckeys, np.int64(card % 4), np.int64(-1))
         cap[_SEATS + _rank(card)] += 1
     else:
         cap[_FREE + _rank(card)] -= 1
@@ -328,10 +329,10 @@ def _all_up(cap, nranks):
 def _mark_path(cap, origin, where, cz, ckeys, ctable, depth, info):
     """Mark the positions on the stack with ``info``, unplaying the moves down to the root."""
     while True:
-        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), info)
+        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], np.int64(0)), info)
         if depth == 0:
             return
-        _unplay(cap, origin, where, cz, ckeys, cap[_MOVE + depth])
+        _unplay(cap, origin, where, cz, ckeys, np.int64(cap[_MOVE + depth]))
         depth -= 1
 
 
@@ -363,13 +364,13 @@ def capacity_search(test, rules, node_limit):
     origin, where, cap, cz, ckeys = test.origin, test.where, test.cap, test.zobrist, test.keys
     ctable, cmeta = test.table, test.meta
     nranks, empty_rule = rules.ranks, rules.empty
-    slot = table_find(ctable, ckeys[0], ckeys[1], UNDECIDED)
+    slot = table_find(ctable, ckeys[0], ckeys[1], np.int64(UNDECIDED))
     if slot >= 0 and table_info(ctable, slot) != UNDECIDED:
         return table_info(ctable, slot)
     if slot < 0:
         cmeta[C_COUNT] += 1
     if _all_up(cap, nranks):
-        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), WON)
+        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], np.int64(0)), WON)
         return WON
     moves = 4 + 2 * origin.shape[0]
     depth = 0
@@ -387,7 +388,7 @@ def capacity_search(test, rules, node_limit):
                 if cap[_NEXT + depth] == moves and move < 4 + origin.shape[0]:
                     cap[_NEXT + depth] = 0  # from a position that does not fit: try them all, as before
                 continue
-            slot = table_find(ctable, ckeys[0], ckeys[1], UNDECIDED)
+            slot = table_find(ctable, ckeys[0], ckeys[1], np.int64(UNDECIDED))
             if slot < 0:
                 cmeta[C_COUNT] += 1
             info = UNDECIDED if slot < 0 else table_info(ctable, slot)
@@ -406,10 +407,10 @@ def capacity_search(test, rules, node_limit):
             cap[_MOVE + depth] = move
             cap[_NEXT + depth] = _first_move(cap, origin, where, nranks, moves)
         else:
-            set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], 0), LOST)
+            set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], np.int64(0)), LOST)
             if depth == 0:
                 return LOST
-            _unplay(cap, origin, where, cz, ckeys, cap[_MOVE + depth])
+            _unplay(cap, origin, where, cz, ckeys, np.int64(cap[_MOVE + depth]))
             depth -= 1
 
 

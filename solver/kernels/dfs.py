@@ -104,7 +104,7 @@ def take_back(board, heights, found, zob, keys, meta, src, dst, card, saved, scr
 def open_root(table, keys, meta, frame_index, frame_low, frame_sp, scc):
     """Store the root as the first open position of a run.  A run before it that was cut
     short left the root stale (its component is the last to close, which ends a search)."""
-    slot = table_find(table, keys[0], keys[1], 0)
+    slot = table_find(table, keys[0], keys[1], np.int64(0))
     if slot >= 0:
         set_info(table, slot, 0)
     else:
@@ -159,8 +159,8 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
         i = mv_next[depth]
         if i < mv_count[depth]:
             mv_next[depth] = i + 1
-            src = moves_src[mv_start[depth] + i]
-            dst = moves_dst[mv_start[depth] + i]
+            src = np.int64(moves_src[mv_start[depth] + i])
+            dst = np.int64(moves_dst[mv_start[depth] + i])
             card = play(board, heights, found, zob, keys, meta, src, dst, path_heights[depth], scratch)
             autos = 0
             if rules.safe != SAFE_OFF and meta[M_REDEALS] == 0:
@@ -223,6 +223,6 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
             depth -= 1
             if low < frame_low[depth]:
                 frame_low[depth] = low
-            undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, path_autos[depth])
-            src, dst, card = path_src[depth], path_dst[depth], path_card[depth]
+            undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, np.int64(path_autos[depth]))
+            src, dst, card = np.int64(path_src[depth]), np.int64(path_dst[depth]), np.int64(path_card[depth])
             take_back(board, heights, found, zob, keys, meta, src, dst, card, path_heights[depth], scratch)

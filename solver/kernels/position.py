@@ -333,7 +333,7 @@ def hash_into(board, heights, zob, redeals, keys, down=0):
 
 
 @njit(cache=True)
-def position_hash(board, heights, zob, redeals=0, down=0):
+def position_hash(board, heights, zob, redeals, down):
     keys = np.zeros(2, dtype=np.uint64)
     hash_into(board, heights, zob, redeals, keys, down)
     return keys
@@ -374,7 +374,7 @@ def _lift(board, heights, zob, keys, p):
     """Take the top card off pile p; returns it."""
     _toggle(board, zob, keys, p, heights[p] - 1, is_positional(zob))
     heights[p] -= 1
-    return board[p, heights[p]]
+    return np.int64(board[p, heights[p]])
 
 
 @njit(cache=True)
@@ -482,14 +482,23 @@ def _safe(card, found, lowest, rule):
     return other >= rank + 1
 
 
+@njit(cache=True, inline="always")
+def _lowest(found):
+    """found.min(), written out: numba takes a second to compile numpy's."""
+    lowest = found[0]
+    for f in found:
+        lowest = min(lowest, f)
+    return lowest
+
+
 @njit(cache=True)
-def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rule=SAFE_LOW):
+def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rule):
     """Play every provably safe foundation move (``rule``: module text); returns how many."""
     played = 0
     again = True
     while again:
         again = False
-        lowest = found.min()
+        lowest = _lowest(found)
         for p in range(board.shape[0]):
             if heights[p] == 0:
                 continue
@@ -497,11 +506,11 @@ def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card,
             if _need(card, found) == 1 and _safe(card, found, lowest, rule):
                 top = meta[M_AUTO_TOP]
                 auto_src[top] = p
-                auto_card[top] = apply_move(board, heights, found, zob, keys, meta, p, FOUNDATION)
+                auto_card[top] = apply_move(board, heights, found, zob, keys, meta, p, np.int64(FOUNDATION))
                 meta[M_AUTO_TOP] = top + 1
                 played += 1
                 again = True
-                lowest = found.min()
+                lowest = _lowest(found)
     meta[M_SAFE] += played
     return played
 
@@ -510,7 +519,8 @@ def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card,
 def undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, count):
     for _ in range(count):
         top = meta[M_AUTO_TOP] - 1
-        undo_move(board, heights, found, zob, keys, meta, auto_src[top], FOUNDATION, auto_card[top])
+        src, card = np.int64(auto_src[top]), np.int64(auto_card[top])
+        undo_move(board, heights, found, zob, keys, meta, src, np.int64(FOUNDATION), card)
         meta[M_AUTO_TOP] = top
 
 

@@ -348,7 +348,7 @@ def _push(child, moved, walk, h, tests, depth, src, dst):
     ``h``: its hash; ``moved``: its prefixes or foundations changed, so the capacity relaxation may find
     it dead; ``tests``: the rules, the capacity test, its limit, and where the slice's work stops."""
     table, stack, trail, path, meta = walk
-    if table_find(table, h[0], h[1], 1) >= 0:
+    if table_find(table, h[0], h[1], np.int64(1)) >= 0:
         return False
     rules, test, cap_limit, work_stop = tests
     nranks, cmeta = rules.ranks, test.meta
@@ -376,12 +376,13 @@ def chain_start(root, piles, nranks, zk, walk):
     meta[:] = 0
     h = np.zeros(2, dtype=np.uint64)
     _hash(root, piles, zk, h)
-    table_find(table, h[0], h[1], 1)
+    table_find(table, h[0], h[1], np.int64(1))
     meta[H_COUNT] = 1
-    stack[0] = root
+    _copy(stack[0], root)  # not stack[0] = root, whose shape check numba takes a second to compile
     trail[0, 0] = 0
     meta[H_TOP] = 1
-    return root[_HEADER * piles + _H_FOUND : _HEADER * piles + _H_FOUND + 4].min() >= nranks
+    found = _HEADER * piles + _H_FOUND
+    return min(root[found], root[found + 1], root[found + 2], root[found + 3]) >= nranks
 
 
 @njit(cache=True)
@@ -400,12 +401,12 @@ def chain_walk(walk, rules, zk, test, node_limit, work_limit, cap_limit):
     piles = test.origin.shape[0]
     width = walk.stack.shape[1]
     x = np.zeros(width, dtype=np.int8)
-    after = np.zeros(width, dtype=np.int8)
     child = np.zeros(width, dtype=np.int8)
     tops = np.zeros(piles, dtype=np.int64)
+    moves = np.zeros((piles * (4 + piles + 1), 3), dtype=np.int64)  # per pile: 4 suits up, hosts, a space
     h = np.zeros(2, dtype=np.uint64)
     parts = np.zeros((2, 2), dtype=np.uint64)
-    scratch = (x, after, child, tops, h, parts)
+    scratch = (x, child, tops, moves, h, parts)
     return _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch)
 
 
@@ -415,7 +416,7 @@ def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
     table, stack, trail, path, meta = walk
     nranks, empty_rule = rules.ranks, rules.empty
     origin, where, cmeta = test.origin, test.where, test.meta
-    x, after, child, tops, h, parts = scratch
+    x, child, tops, moves, h, parts = scratch
     piles = origin.shape[0]
     work_stop = cmeta[C_NODES] + work_limit
     tests = (rules, test, cap_limit, work_stop)
@@ -438,67 +439,77 @@ def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
         depth += 1
         meta[H_NODES] += 1
         cmeta[C_ALLOWANCE] += 1
-        found = x[_HEADER * piles + _H_FOUND : _HEADER * piles + _H_FOUND + 4]
         _hash_parts(x, piles, zk, parts)  # each child's hash follows from them and the piles it changes
-        ripe = _ripe_pile(x, piles, origin)
-        if ripe >= 0:  # its one move
-            t = _top_rank(x, piles, origin, ripe)
+        count = _walk_moves(x, piles, origin, where, nranks, empty_rule, tops, moves)
+        # One place makes and pushes every child: numba inlines _push and _child_hash once, not at each
+        # kind of move (four copies took it 15 s to compile, and calls instead of copies cost 15% speed).
+        for i in range(count):
+            p, q, suit = moves[i, 0], moves[i, 1], moves[i, 2]
+            t = _top_rank(x, piles, origin, p)
             _copy(child, x)
-            child[_HEADER * piles + _H_FOUND + _top_suit(x, piles, origin, ripe, t)] += 1
-            _take_top(child, piles, ripe, t)
-            _child_hash(x, child, piles, zk, parts, ripe, -1, h)
-            if _push(child, True, walk, h, tests, depth, ripe, FOUNDATION):
+            _take_top(child, piles, p, t)
+            if q == FOUNDATION:
+                child[_HEADER * piles + _H_FOUND + suit] += 1
+            else:
+                if _top_rank(x, piles, origin, q) == 0:  # into an empty pile
+                    child[_BOTTOM * piles + q] = t
+                _put(child, piles, q, t, suit)
+            _child_hash(x, child, piles, zk, parts, p, q, h)  # FOUNDATION is -1: no second pile
+            moved = q == FOUNDATION or x[_SLOTS * piles + p] == 0
+            if _push(child, moved, walk, h, tests, depth, p, q):
                 return WON
-            continue
-        lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
-        empty = -1
-        for q in range(piles):
-            tops[q] = _top_rank(x, piles, origin, q)
-            if tops[q] == 0 and empty < 0:
-                empty = q
-        # The walk expands the last child first: push moves of slots, then prefix tops leaving,
-        # then moves up, so that it heads for a win (which ends a walk at once).
-        for stage in range(3):
-            for p in range(piles):
-                t = tops[p]
-                n, k = x[_PREFIX * piles + p], x[_SLOTS * piles + p]
-                if t == 0 or (stage == 0 and k == 0) or (stage == 1 and k > 0):
-                    continue
-                known = _top_suit(x, piles, origin, p, t)  # -1 for a slot whose suit is forgotten
-                _copy(after, x)
-                _take_top(after, piles, p, t)
-                if stage == 2:
-                    for s in range(4):
-                        if found[s] != t - 1 or (known >= 0 and s != known):
-                            continue
-                        card = (t - 1) * 4 + s
-                        q = where[0, card]
-                        if known < 0 and where[1, card] < x[_PREFIX * piles + q]:
-                            continue  # a slot goes up as a free card of its rank, not one in a prefix
-                        _copy(child, after)
-                        child[_HEADER * piles + _H_FOUND + s] += 1
-                        _child_hash(x, child, piles, zk, parts, p, -1, h)
-                        if _push(child, True, walk, h, tests, depth, p, FOUNDATION):
-                            return WON
-                    continue
-                if lone_stays and n + k == 1:
-                    continue
-                for q in range(piles):
-                    if q != p and t < nranks and tops[q] == t + 1:
-                        _copy(child, after)
-                        _put(child, piles, q, t, known)
-                        _child_hash(x, child, piles, zk, parts, p, q, h)
-                        if _push(child, k == 0, walk, h, tests, depth, p, q):
-                            return WON
-                lone_slot = n == 0 and k == 1  # into another empty pile: the same position (module text)
-                if empty >= 0 and not lone_slot and space_takes(t, nranks, empty_rule):
-                    _copy(child, after)
-                    child[_BOTTOM * piles + empty] = t
-                    _put(child, piles, empty, t, known)
-                    _child_hash(x, child, piles, zk, parts, p, empty, h)
-                    if _push(child, k == 0, walk, h, tests, depth, p, empty):
-                        return WON
     return LOST
+
+
+@njit(cache=True, inline="always")
+def _walk_moves(x, piles, origin, where, nranks, empty_rule, tops, moves):
+    """Write position x's moves into ``moves`` (source pile, target pile or FOUNDATION, the suit going
+    up or the suit of the card moved, -1 where forgotten) in the order the walk pushes them; returns
+    how many.  A ripe prefix top has the one move up (module text, "Ripe")."""
+    ripe = _ripe_pile(x, piles, origin)
+    if ripe >= 0:
+        t = _top_rank(x, piles, origin, ripe)
+        moves[0, 0], moves[0, 1], moves[0, 2] = ripe, FOUNDATION, _top_suit(x, piles, origin, ripe, t)
+        return 1
+    found = x[_HEADER * piles + _H_FOUND : _HEADER * piles + _H_FOUND + 4]
+    lone_stays = _spaces_useless(x, piles, origin, nranks, empty_rule)
+    empty = -1
+    for q in range(piles):
+        tops[q] = _top_rank(x, piles, origin, q)
+        if tops[q] == 0 and empty < 0:
+            empty = q
+    count = 0
+    # The walk expands the last child first: push moves of slots, then prefix tops leaving,
+    # then moves up, so that it heads for a win (which ends a walk at once).
+    for stage in range(3):
+        for p in range(piles):
+            t = tops[p]
+            n, k = x[_PREFIX * piles + p], x[_SLOTS * piles + p]
+            if t == 0 or (stage == 0 and k == 0) or (stage == 1 and k > 0):
+                continue
+            known = _top_suit(x, piles, origin, p, t)  # -1 for a slot whose suit is forgotten
+            if stage == 2:
+                for s in range(4):
+                    if found[s] != t - 1 or (known >= 0 and s != known):
+                        continue
+                    card = (t - 1) * 4 + s
+                    q = where[0, card]
+                    if known < 0 and where[1, card] < x[_PREFIX * piles + q]:
+                        continue  # a slot goes up as a free card of its rank, not one in a prefix
+                    moves[count, 0], moves[count, 1], moves[count, 2] = p, FOUNDATION, s
+                    count += 1
+                continue
+            if lone_stays and n + k == 1:
+                continue
+            for q in range(piles):
+                if q != p and t < nranks and tops[q] == t + 1:
+                    moves[count, 0], moves[count, 1], moves[count, 2] = p, q, known
+                    count += 1
+            lone_slot = n == 0 and k == 1  # into another empty pile: the same position (module text)
+            if empty >= 0 and not lone_slot and space_takes(t, nranks, empty_rule):
+                moves[count, 0], moves[count, 1], moves[count, 2] = p, empty, known
+                count += 1
+    return count
 
 
 @njit(cache=True, inline="always")

@@ -109,7 +109,7 @@ def open_keys(table, scc, scc_top):
 def repoint(table, scc, keys):
     """Point ``scc`` at the slots of ``table`` that hold ``keys`` (stored there already)."""
     for k in range(keys.shape[0]):
-        scc[k] = table_find(table, keys[k, 0], keys[k, 1], 0)
+        scc[k] = table_find(table, keys[k, 0], keys[k, 1], np.int64(0))
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ from ..game.engine import Move
 from ..game.rules import Rules
 from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
-from ..kernels.codes import M_IN_PLAY, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE
+from ..kernels.codes import M_IN_PLAY, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE, SAFE_LOW
 from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash
 from .arrays import ZOBRIST, engine_move, kernel_rules, state_arrays
 from .schedule import Schedule
@@ -34,7 +34,7 @@ class Beam:
         self.keys = np.zeros((2, width, 2), dtype=np.uint64)
         self.boards[0, 0], self.heights[0, 0], self.founds[0, 0] = root
         self.in_play[0, 0] = in_play
-        self.keys[0, 0] = position_hash(board, heights, ZOBRIST)
+        self.keys[0, 0] = position_hash(board, heights, ZOBRIST, 0, 0)
         room = width * branching
         slots = 1 << (2 * width - 1).bit_length()  # at most half full: few kept positions share a slot
         self.candidates = Candidates(
@@ -95,8 +95,8 @@ def beam_bytes(board: np.ndarray, cards: int, width: int, schedule: Schedule) ->
     """Memory of a beam of this width over ``board``'s arrays, with the record of its levels."""
     branching = schedule.beam_branching
     per_position = 2 * (2 * board.size + 4 * board.shape[0] + 16 + 8 + 16)  # two levels
-    per_candidate = 4 + 2 + 2 + 8 + 8 + 1  # parent, move, key, abstract key, and a byte of the sort's mask
-    choosing = 8 + 4 * 12 + 4 * 8 * kernel.RANKED  # the kept, the abstract counts, the sort's arrays
+    per_candidate = 4 + 2 + 2 + 8 + 8  # parent, move, key, abstract key
+    choosing = 8 + 4 * 12 + 8 * kernel.RANKED  # the kept, the abstract counts, the ranking's heap
     levels = 8 * schedule.beam_levels_per_card * cards
     per_width = per_position + per_candidate * branching + choosing + levels
     return width * per_width + 8 * seen_slots(width, branching)
@@ -107,11 +107,11 @@ def beam_root(board: Board, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray,
     piles, heights, found = state_arrays(board, rules)
     meta = np.zeros(META_SIZE, dtype=np.int64)
     meta[M_IN_PLAY] = board.cards_in_play()
-    keys = position_hash(piles, heights, ZOBRIST)
+    keys = position_hash(piles, heights, ZOBRIST, 0, 0)
     auto_src, auto_card = np.zeros(MAX_CARDS, dtype=np.int16), np.zeros(MAX_CARDS, dtype=np.int16)
     autos = 0
     if not rules.worrying_back:
-        autos = play_safe_moves(piles, heights, found, ZOBRIST, keys, meta, auto_src, auto_card)
+        autos = play_safe_moves(piles, heights, found, ZOBRIST, keys, meta, auto_src, auto_card, SAFE_LOW)
     return (piles, heights, found), int(meta[M_IN_PLAY]), [Move(int(p)) for p in auto_src[:autos]]
 
 
