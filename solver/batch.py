@@ -8,12 +8,10 @@ rest.  A lock file keeps two batches from writing to one output.
 
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import gc
 import json
 import multiprocessing as mp
-import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -21,6 +19,7 @@ from pathlib import Path
 
 from .game.deals import MAX_DEAL, deal, pysolfc_layout
 from .game.rules import Rules, get_rules
+from .processes import die_with_parent
 from .search import Budget, Schedule, solve, warm_up
 from .stats import WinRate
 
@@ -145,13 +144,7 @@ def _worker_init() -> None:
     lock (inherited at the fork) until its deal ended, and the rerun that should resume would be refused."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool stops its workers so, whatever the parent set
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux: nothing to ask
-        return
-    if os.getppid() == 1:  # the parent died before the request: go now
-        os._exit(1)
+    die_with_parent()
 
 
 def _local_results(tasks: list[tuple[Rules, int, Budget, str]], jobs: int) -> Iterator[dict]:

@@ -295,9 +295,7 @@ def winrate_command(
         raise InputError(str(err)) from None
     budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
     path = Path(output or f"winrate-{rules.name}.jsonl")
-    if scheduler is None:
-        _warm_up()
-    bar = tqdm(total=len(numbers), unit="deal", disable=not progress, dynamic_ncols=True)
+    bar = None
 
     def show(record, tally) -> None:
         low, high = tally.interval
@@ -320,6 +318,9 @@ def winrate_command(
     stopped = 0  # the exit status of a run stopped by a signal: 128 + its number
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
+        if scheduler is None:
+            _warm_up()  # where a signal stops it too, with the same summary (nothing decided yet)
+        bar = tqdm(total=len(numbers), unit="deal", disable=not progress, dynamic_ncols=True)
         layout = PYSOLFC_LAYOUT if pysolfc_layout else RULES_LAYOUT
         workers = jobs or os.cpu_count() or 1
         records = run_batch(rules, numbers, budget, path, workers, scheduler, show, started, layout=layout)
@@ -330,7 +331,8 @@ def winrate_command(
         wanted = set(numbers)  # what was decided is in the output, flushed record by record
         records = [r for n, r in latest_records(path, rules.name).items() if n in wanted]
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         signal.signal(signal.SIGTERM, previous)
     tally = summarize(records)
     seconds = sorted(r["seconds"] for r in records)
@@ -380,7 +382,7 @@ def _write_page(path: str, make, say: bool) -> None:
 
 def _warm_up() -> None:
     """Load the compiled kernels, compiling them first where this version has none yet, and say so: it
-    takes about a minute, once."""
+    takes about half a minute, once."""
     import time
 
     from .kernels.cache import is_warm
@@ -388,9 +390,9 @@ def _warm_up() -> None:
 
     if is_warm():  # each kernel loads from the cache in milliseconds when first called
         return
-    click.echo("Compiling the solver's kernels (first run of this version only, about a minute)...", err=True)
+    click.echo("Compiling the solver's kernels (first run of this version only, about half a minute)...", err=True)
     began = time.perf_counter()
-    warm_up()
+    warm_up(report=lambda line: click.echo(line, err=True))
     click.echo(f"Compiled in {time.perf_counter() - began:.0f} s.", err=True)
 
 

@@ -155,3 +155,82 @@ def test_the_first_solve_compiles_before_its_clock_starts():
     verdict, seconds, warm_ups, wall = out.stdout.split()
     assert warm_ups == "1" and float(wall) > 3, out.stdout + out.stderr[-2000:]  # it warmed up, slowly
     assert verdict == "won" and float(seconds) < 2, out.stdout  # and the budget did not count that
+
+
+_FRESH_COMPILE = """
+from numba.core import event
+
+compiled = []
+
+
+class Compiles(event.Listener):
+    def on_start(self, e):
+        compiled.append(e.data["dispatcher"].py_func.__name__)
+
+    def on_end(self, e):
+        pass
+
+
+event.register("numba:compile", Compiles())
+from solver.search import warm_up
+
+lines = []
+warm_up(report=lines.append)
+print(lines)
+print(compiled)
+"""
+
+
+def test_a_fresh_cache_is_filled_by_two_processes_at_once_and_this_one_compiles_nothing(tmp_path):
+    """The first run compiles the kernels in two child processes at once (about half a minute on 2 cores,
+    where one process took a minute and more); this process then only loads them."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", _FRESH_COMPILE], env=env, capture_output=True, text=True, check=True)
+    lines, compiled = out.stdout.strip().splitlines()
+    assert lines.count("compiled in") == 2 and "failed" not in lines, lines
+    assert compiled == "[]"  # every kernel came from the children's cache
+
+
+def test_compiling_children_die_with_the_process_that_started_them(tmp_path):
+    """``kill -9`` of a first run leaves no compiling process behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    def stat(pid):  # (state, parent), or None once gone
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return fields[0], int(fields[1])
+
+    def children(pid):
+        pids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
+        return [child for child in pids if (stat(child) or ("", 0))[1] == pid]
+
+    def alive(pid):  # a zombie is dead, whether or not its new parent has reaped it yet
+        return stat(pid) is not None and stat(pid)[0] != "Z"
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    parent = subprocess.Popen([sys.executable, "-c", "from solver.search import warm_up; warm_up()"], env=env)
+    deadline = time.monotonic() + 30
+    while len(children(parent.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    compiling = children(parent.pid)
+    assert len(compiling) == 2
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in compiling) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in compiling if alive(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left

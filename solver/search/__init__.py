@@ -2,7 +2,8 @@
 
 One room per concern:
 
-- :mod:`.solve`: ``solve()`` and ``warm_up()``, which share the budget between the drivers;
+- :mod:`.solve`: ``solve()``, which shares the budget between the drivers;
+- :mod:`.warm`: ``warm_up()``, which compiles the kernels once per version, before any clock starts;
 - :mod:`.schedule`: the tuning, one frozen value;
 - :mod:`.result`: the budget, the result and its record, progress reports;
 - :mod:`.arrays`: rules and positions as the kernels read them, kernel moves as engine moves;
@@ -13,7 +14,8 @@ One room per concern:
 
 from .result import LOST, UNKNOWN, WON, Budget, Progress, SolveResult
 from .schedule import Schedule
-from .solve import UnsupportedRulesError, check_supported, solve, warm_up
+from .solve import UnsupportedRulesError, check_supported, solve
+from .warm import warm_up
 
 __all__ = [
     "LOST", "UNKNOWN", "WON", "Budget", "Progress", "Schedule", "SolveResult", "UnsupportedRulesError",

@@ -15,26 +15,23 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-import numpy as np
-
 from ..game.board import Board
 from ..game.engine import Move, is_solution
-from ..game.rules import GAMES, Rules, unsupported
+from ..game.rules import Rules, unsupported
 from ..kernels import capacity, codes
 from ..kernels.cache import is_warm
 from ..kernels.codes import LOST as K_LOST
 from ..kernels.codes import WON as K_WON
 from ..kernels.position import seed_random
-from ..kernels.table import forget_open, open_keys, repoint, table_evict
 from .arrays import is_classic
 from .beam import beam_bytes, beam_search
 from .dfs import DepthFirst
-from .memory import doubled
 from .result import BEAM, CAPACITY, DEPTH_FIRST, LOST, SUIT_BLIND, UNKNOWN, WALK, WON, Budget, Progress, SolveResult
 from .roottest import RootTest
 from .schedule import Schedule
 from .shorten import shorten
 from .walks import Walks
+from .warm import warm_up
 
 
 class UnsupportedRulesError(ValueError):
@@ -297,7 +294,6 @@ def solve(
     return result
 
 
-_warmed = False  # whether this process has run warm_up()
 _compiled = False  # whether this version's kernels are known to be compiled: warm_up() ran, or the cache has them
 
 
@@ -305,40 +301,12 @@ def _ensure_compiled() -> None:
     """Compile every kernel unless this version's cache has them (a warm cache loads each kernel in
     milliseconds when first called); asked once per process, not at every solve."""
     global _compiled
-    if not _compiled:
+    if _compiled:
+        return
+    _compiled = True  # first: warm_up() solves small deals itself
+    try:
         if not is_warm():
             warm_up()
-        _compiled = True
-
-
-def warm_up() -> None:
-    """Compile (or load from cache) every kernel, so that no measured time includes it.  ``solve()`` calls
-    it once per process; a batch calls it before forking its workers, so that none compiles again."""
-    global _warmed, _compiled
-    if _warmed:
-        return
-    _warmed = _compiled = True
-    # No clock anywhere: on a fresh cache, compiling the first kernels takes longer than any budget,
-    # and a deadline passed before the search begins would leave the search kernel for a deal to compile.
-    unlimited = Budget(seconds=None)
-    schedule = Schedule()
-    # A deal that needs a search, with capacity tests on the way (its root is neither won nor dead).
-    rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=3)
-    searched = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0))
-    solve(searched, rules, unlimited)
-    run = DepthFirst(searched, rules, unlimited, schedule)  # and the walks (solve() walks none so small)
-    run.start()
-    Walks(run, 1 << 24).advance(run, math.inf)
-    RootTest(run, 1 << 24).advance(run, math.inf)  # and its root's capacity test to the end
-    # A deal with redeals and runs (Perseverance), whose search plays, takes back and hashes them.
-    rules = GAMES["perseverance"].reduced(ranks=4, piles=3)
-    solve(Board(((12, 9, 5, 6), (14, 13, 10, 11), (7, 15, 4, 8)), (1, 1, 1, 1), redeals=2), rules, unlimited)
-    # A deal that needs one move, so that every beam kernel runs (solve() never beams a deal this small).
-    rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
-    one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
-    beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64), schedule)
-    table, scc = np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64)
-    repoint(table, scc, open_keys(table, scc, 0))
-    doubled(table)
-    table_evict(np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, 1)
-    forget_open(np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64), np.zeros(codes.META_SIZE, np.int64))
+    except BaseException:  # stopped while compiling: the next solve compiles again
+        _compiled = False
+        raise

@@ -1,0 +1,139 @@
+"""Compiling the kernels, once per version: ``warm_up()``.
+
+Numba compiles a kernel the first time it is called and keeps the machine
+code in its cache (:mod:`solver.kernels.cache`), from which later processes
+load it in milliseconds.  ``warm_up()`` calls every kernel a solve may use on
+small positions, so that no deal's measured time ever includes compiling:
+``solve()`` calls it once per process before its clock starts, a batch
+before it forks its workers.
+
+On a fresh cache the kernels take about 40 s of CPU to compile (numba's
+typing and LLVM, one function after another).  Two independent halves -- the
+depth-first search with its dead tests, and the walks with the beams --
+compile in two child processes at once, each filling the cache; this process
+then loads them.  A child that fails costs only time: whatever the cache
+still lacks compiles here.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ..game.board import Board
+from ..game.rules import GAMES, with_worrying_back
+from ..kernels import codes
+from ..kernels.cache import PACKAGE, is_warm
+from ..kernels.table import forget_open, open_keys, repoint, table_evict
+from ..processes import die_with_parent
+from .beam import beam_search
+from .dfs import DepthFirst
+from .memory import doubled
+from .result import Budget
+from .roottest import RootTest
+from .schedule import Schedule
+from .walks import Walks
+
+
+def _search_kernels() -> None:
+    """The depth-first search, its safe moves and dead tests, redeals and runs, and the table's upkeep."""
+    from .solve import solve  # solve() calls warm_up(): imported here, not at the top
+
+    unlimited = Budget(seconds=None)
+    # A deal that needs a search, with capacity tests on the way (its root is neither won nor dead).
+    rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=3)
+    searched = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0))
+    solve(searched, rules, unlimited)
+    run = DepthFirst(searched, rules, unlimited, Schedule())
+    run.start()
+    RootTest(run, 1 << 24).advance(run, math.inf)  # and its root's capacity test to the end
+    # A deal with redeals and runs (Perseverance), whose search plays, takes back and hashes them.
+    rules = GAMES["perseverance"].reduced(ranks=4, piles=3)
+    solve(Board(((12, 9, 5, 6), (14, 13, 10, 11), (7, 15, 4, 8)), (1, 1, 1, 1), redeals=2), rules, unlimited)
+    table, scc = np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64)
+    repoint(table, scc, open_keys(table, scc, 0))
+    doubled(table)
+    table_evict(np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, 1)
+    forget_open(np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64), np.zeros(codes.META_SIZE, np.int64))
+
+
+def _walk_and_beam_kernels() -> None:
+    """The suit-blind walks and the beams (``solve()`` uses neither on a deal this small)."""
+    schedule = Schedule()
+    # Worrying back turns the root's safe moves off, which the other part compiles meanwhile.
+    rules = with_worrying_back(GAMES["bakers-dozen"].reduced(ranks=3, piles=3))
+    searched = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0))
+    run = DepthFirst(searched, rules, Budget(seconds=None), schedule)
+    run.start()
+    Walks(run, 1 << 24).advance(run, math.inf)
+    # A deal that needs one move, so that every beam kernel runs.
+    rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
+    one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
+    beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64), schedule)
+
+
+PARTS: dict[str, tuple[str, Callable[[], None]]] = {
+    "search": ("the depth-first search and its dead tests", _search_kernels),
+    "walks": ("the walks and the beams", _walk_and_beam_kernels),
+}
+
+_warmed = False  # whether this process has run warm_up()
+
+
+def warm_up(report: Callable[[str], None] | None = None) -> None:
+    """Compile (or load from the cache) every kernel, so that no measured time includes it.
+
+    ``report``: called with a line as each half of a fresh compile ends.  No clock limits anything
+    here: a deadline passed while compiling would leave a kernel for a deal's own time to compile."""
+    global _warmed
+    if _warmed:
+        return
+    _warmed = True
+    if not is_warm() and (os.cpu_count() or 1) > 1:
+        compile_in_children(report or (lambda line: None))
+    for _, kernels in PARTS.values():
+        kernels()
+
+
+def compile_part(name: str) -> None:
+    """A child's work: one part's kernels, into the cache (and no children of its own)."""
+    global _warmed
+    _warmed = True
+    PARTS[name][1]()
+
+
+def compile_in_children(report: Callable[[str], None]) -> None:
+    """Fill the cache from one child process per part, all at once; the children never outlive this call,
+    nor this process however it ends."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE.parent), env.get("PYTHONPATH")]))
+    began = time.perf_counter()
+    children = {
+        name: subprocess.Popen(
+            [sys.executable, "-c", f"from solver.search.warm import compile_part; compile_part({name!r})"],
+            env=env,
+            preexec_fn=die_with_parent,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for name in PARTS
+    }
+    try:
+        while children:
+            for name, child in list(children.items()):
+                if child.poll() is not None:
+                    del children[name]
+                    done = "compiled" if child.returncode == 0 else "failed (compiling it here)"
+                    report(f"  {PARTS[name][0]}: {done} in {time.perf_counter() - began:.0f} s")
+            time.sleep(0.05)
+    finally:
+        for child in children.values():
+            child.kill()
+            child.wait()
