@@ -11,9 +11,11 @@ from __future__ import annotations
 import fcntl
 import gc
 import json
+import logging
 import multiprocessing as mp
 import signal
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -170,7 +172,9 @@ def _dask_results(tasks: list[tuple[Rules, int, Budget, str]], scheduler: str) -
         client = Client(scheduler, timeout=CONNECT_SECONDS)
     except (ValueError, OSError) as err:  # a malformed address; no scheduler there
         raise BatchError(f"--scheduler {scheduler}: {err}") from None
-    with client:
+    # The client logs each failed reconnection with a traceback; the batch says it in one line instead.
+    quiet = _quiet_logger("distributed.client")
+    with quiet, client:  # quiet until the client has closed too
         try:
             client.run(warm_up)
             futures = [client.submit(_solve_task, task, pure=False) for task in tasks]
@@ -178,6 +182,19 @@ def _dask_results(tasks: list[tuple[Rules, int, Budget, str]], scheduler: str) -
                 yield future.result()
         except (OSError, TimeoutError) as err:  # the scheduler or the connection to it is gone
             raise BatchError(f"lost the Dask scheduler {scheduler} ({err}); rerun to resume") from None
+        except CancelledError:  # the client gave up reconnecting: it cancels every future
+            raise BatchError(f"lost the Dask scheduler {scheduler}; rerun to resume") from None
+
+
+@contextmanager
+def _quiet_logger(name: str) -> Iterator[None]:
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def run_batch(

@@ -145,6 +145,51 @@ def test_a_scheduler_that_cannot_be_reached_is_one_clear_line(address, message, 
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output, result.output
 
 
+def test_a_scheduler_lost_mid_run_is_one_clear_line_and_a_rerun_resumes(tmp_path, capfd):
+    """A Dask scheduler killed mid-run (``kill -9``): the batch ends with one line and no traceback (the
+    client logs every failed reconnection with one), keeps what was decided, and a rerun resumes."""
+    import json
+    import shutil
+    import subprocess
+    import time
+
+    pytest.importorskip("distributed")
+    dask = shutil.which("dask")
+    if dask is None:
+        pytest.skip("no dask command")
+    info = tmp_path / "scheduler.json"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    start = [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file", str(info)]
+    scheduler = subprocess.Popen(start, **quiet)
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(info.read_text())["address"]
+        worker = subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--no-dashboard"], **quiet)
+        out = tmp_path / "bd.jsonl"
+
+        def kill_the_scheduler(record, tally):
+            if tally.deals == 2:
+                scheduler.kill()
+
+        with pytest.raises(BatchError, match="lost the Dask scheduler .*rerun to resume"):
+            run_batch(BD, range(1, 41), BUDGET, out, scheduler=address, on_record=kill_the_scheduler)
+        assert "Traceback" not in capfd.readouterr().err
+        kept = read_records(out)
+        assert 2 <= len(kept) < 40
+        resumed = run_batch(BD, range(1, 41), BUDGET, out)  # here, with the scheduler gone
+        assert [r["deal"] for r in resumed] == list(range(1, 41))
+        recorded = [r["deal"] for r in read_records(out)]
+        assert sorted(recorded) == list(range(1, 41)) and recorded[: len(kept)] == [r["deal"] for r in kept]
+    finally:
+        for process in (scheduler, worker):
+            if process is not None:
+                process.kill()
+                process.wait()
+
+
 def test_a_resume_with_a_larger_budget_solves_the_unknown_deals_again(tmp_path):
     out = tmp_path / "bd.jsonl"
     small = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out)
