@@ -197,6 +197,14 @@ def _quiet_logger(name: str) -> Iterator[None]:
         logger.setLevel(level)
 
 
+def check_output(output: Path) -> None:
+    """Refuse an output that is not, or cannot become, a regular file in an existing folder."""
+    if output.exists() and not output.is_file():  # a device or a pipe would be read forever, or hang
+        raise BatchError(f"{output} is not a regular file: records go to a file, e.g. results.jsonl")
+    if not output.parent.is_dir():
+        raise BatchError(f"{output}: there is no folder {output.parent}")
+
+
 def run_batch(
     rules: Rules,
     numbers: Iterable[int],
@@ -216,10 +224,7 @@ def run_batch(
     record with the tally so far.  ``layout``: ``PYSOLFC_LAYOUT`` solves PySolFC's own layouts; a file of
     the other layout's records is refused."""
     output = Path(output)
-    if output.exists() and not output.is_file():  # a device or a pipe would be read forever, or hang
-        raise BatchError(f"{output} is not a regular file: records go to a file, e.g. results.jsonl")
-    if not output.parent.is_dir():
-        raise BatchError(f"{output}: there is no folder {output.parent}")
+    check_output(output)
     numbers = list(numbers)
     with exclusive(output):
         recorded = read_records(output)

@@ -276,7 +276,16 @@ def winrate_command(
     same command resumes where an interrupted run stopped."""
     from tqdm import tqdm
 
-    from .batch import PYSOLFC_LAYOUT, RULES_LAYOUT, BatchError, latest_records, parse_deals, run_batch, summarize
+    from .batch import (
+        PYSOLFC_LAYOUT,
+        RULES_LAYOUT,
+        BatchError,
+        check_output,
+        latest_records,
+        parse_deals,
+        run_batch,
+        summarize,
+    )
     from .search import Budget
 
     rules = _rules_or_fail(game, worrying_back)
@@ -295,6 +304,10 @@ def winrate_command(
         raise InputError(str(err)) from None
     budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
     path = Path(output or f"winrate-{rules.name}.jsonl")
+    try:
+        check_output(path)  # before compiling and drawing a bar
+    except BatchError as err:
+        raise InputError(str(err)) from None
     bar = None
 
     def show(record, tally) -> None:
