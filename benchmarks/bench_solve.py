@@ -56,7 +56,7 @@ def _init() -> None:
 
 def _solve_one(task: tuple[str, int, float, int]) -> dict:
     game, number, seconds, memory = task
-    record = solve_record(game, number, Budget(seconds=seconds, memory=memory))
+    record = solve_record(game, number, Budget(seconds=seconds, memory=memory), shorten=True)
     record["worker_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return record
 

@@ -57,16 +57,24 @@ RULES_LAYOUT, PYSOLFC_LAYOUT = "rules", "pysolfc"  # the deal as the written rul
 
 
 def solve_record(
-    rules: Rules | str, number: int, budget: Budget, schedule: Schedule | None = None, layout: str = RULES_LAYOUT
+    rules: Rules | str,
+    number: int,
+    budget: Budget,
+    schedule: Schedule | None = None,
+    layout: str = RULES_LAYOUT,
+    shorten: bool = False,
 ) -> dict:
     """Solve one numbered deal of ``rules`` (or a known game's name); the record a batch stores for it.
-    ``layout``: ``PYSOLFC_LAYOUT`` solves PySolFC's own layout, as ``solve --pysolfc-layout`` does."""
+    ``layout``: ``PYSOLFC_LAYOUT`` solves PySolFC's own layout, as ``solve --pysolfc-layout`` does.
+    ``shorten``: shorten a winning line before recording its length ("moves"), as ``solve`` does; a
+    batch need not, since every line found is replayed all the same, and shortening took 80% of an
+    easy deal's time (results/profile-batch-before.txt)."""
     rules = get_rules(rules) if isinstance(rules, str) else rules
     board = pysolfc_layout(rules, number).validate(rules) if layout == PYSOLFC_LAYOUT else deal(rules, number)
-    result = solve(board, rules, budget, schedule=schedule)
+    result = solve(board, rules, budget, schedule=schedule, shorten_moves=shorten)
     thoughtful = {"thoughtful": True} if rules.face_down_rows else {}  # face-down cards seen by the solver
     pysolfc = {"layout": PYSOLFC_LAYOUT} if layout == PYSOLFC_LAYOUT else {}  # (records of old have no layout)
-    fields = {"game": rules.name, "deal": number, **thoughtful, **pysolfc, **result.record()}
+    fields = {"game": rules.name, "deal": number, **thoughtful, **pysolfc, **result.record(), "shortened": shorten}
     return {**fields, "budget": _budget_fields(budget), "rules": rules.digest()}
 
 
@@ -131,10 +139,10 @@ def exclusive(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _solve_task(task: tuple[Rules, int, Budget, str]) -> dict:
-    rules, number, budget, layout = task
+def _solve_task(task: tuple[Rules, int, Budget, str, bool]) -> dict:
+    rules, number, budget, layout, shorten = task
     try:
-        return solve_record(rules, number, budget, layout=layout)
+        return solve_record(rules, number, budget, layout=layout, shorten=shorten)
     except StopIteration as err:  # re-raised in the batch process, it would end the pool's iterator silently
         raise RuntimeError(f"deal {task[1]}: {err!r}") from None
 
@@ -149,17 +157,21 @@ def _worker_init() -> None:
     die_with_parent()
 
 
-def _local_results(tasks: list[tuple[Rules, int, Budget, str]], jobs: int) -> Iterator[dict]:
+def _local_results(tasks: list[tuple[Rules, int, Budget, str, bool]], jobs: int) -> Iterator[dict]:
     # Compile or load the kernels before any worker is forked, so none does it again.
     warm_up()
     if jobs <= 1:
         yield from map(_solve_task, tasks)
         return
+    # Deals go out in chunks of up to 16 (fewer in a short batch, to keep the workers evenly loaded): one
+    # message each way per deal cost an easy batch 10-15% of its throughput on 2 cores.  A stopped batch
+    # loses only the chunks under way, which a rerun solves again.
+    chunk = max(1, min(16, len(tasks) // (8 * jobs)))
     with mp.get_context("fork").Pool(jobs, initializer=_worker_init) as pool:
-        yield from pool.imap_unordered(_solve_task, tasks)
+        yield from pool.imap_unordered(_solve_task, tasks, chunksize=chunk)
 
 
-def _dask_results(tasks: list[tuple[Rules, int, Budget, str]], scheduler: str) -> Iterator[dict]:
+def _dask_results(tasks: list[tuple[Rules, int, Budget, str, bool]], scheduler: str) -> Iterator[dict]:
     try:
         from distributed import Client, as_completed
     except ImportError:
@@ -215,6 +227,7 @@ def run_batch(
     on_record: Callable[[dict, WinRate], None] | None = None,
     on_start: Callable[[WinRate, int], None] | None = None,
     layout: str = RULES_LAYOUT,
+    shorten: bool = False,
 ) -> list[dict]:
     """Solve every deal in ``numbers`` not yet recorded in ``output``; returns all their records in order.
 
@@ -222,7 +235,7 @@ def run_batch(
     solved again.  An output holding another game's records is refused.  ``on_start`` is told the
     tally of what was recorded already and how many unknown deals are retried; ``on_record``, each new
     record with the tally so far.  ``layout``: ``PYSOLFC_LAYOUT`` solves PySolFC's own layouts; a file of
-    the other layout's records is refused."""
+    the other layout's records is refused.  ``shorten``: as in :func:`solve_record`."""
     output = Path(output)
     check_output(output)
     numbers = list(numbers)
@@ -250,7 +263,7 @@ def run_batch(
             if n in wanted and r["verdict"] == "unknown" and _larger(budget, r.get("budget"))
         }
         known = {n: r for n, r in known.items() if n not in retried}
-        tasks = [(rules, n, budget, layout) for n in numbers if n not in known]
+        tasks = [(rules, n, budget, layout, shorten) for n in numbers if n not in known]
         tally = summarize(r for n, r in known.items() if n in wanted)
         if on_start:
             on_start(tally, len(retried))

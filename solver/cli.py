@@ -254,6 +254,11 @@ def solve_command(
     is_flag=True,
     help="Solve each deal exactly as PySolFC lays it out (see solve --help); the records say so.",
 )
+@click.option(
+    "--shorten",
+    is_flag=True,
+    help="Shorten each winning line before recording its length, as solve does (slower; the verdicts are the same).",
+)
 @WORRYING_BACK
 def winrate_command(
     game,
@@ -268,6 +273,7 @@ def winrate_command(
     progress,
     html_file,
     pysolfc_layout,
+    shorten,
     worrying_back,
 ) -> None:
     """Solve a batch of deals and estimate the win rate, with its 95% Wilson interval.
@@ -336,7 +342,9 @@ def winrate_command(
         bar = tqdm(total=len(numbers), unit="deal", disable=not progress, dynamic_ncols=True)
         layout = PYSOLFC_LAYOUT if pysolfc_layout else RULES_LAYOUT
         workers = jobs or os.cpu_count() or 1
-        records = run_batch(rules, numbers, budget, path, workers, scheduler, show, started, layout=layout)
+        records = run_batch(
+            rules, numbers, budget, path, workers, scheduler, show, started, layout=layout, shorten=shorten
+        )
     except BatchError as err:
         raise InputError(str(err)) from None
     except (KeyboardInterrupt, _Stopped) as stop:

@@ -222,7 +222,7 @@ def test_a_batch_whose_workers_stop_early_says_so(tmp_path, monkeypatch):
 
     monkeypatch.setattr(batch, "solve_record", stops)
     with pytest.raises(RuntimeError, match="deal 7"):
-        batch._solve_task((GAMES["bakers-dozen"], 7, Budget(seconds=1), batch.RULES_LAYOUT))
+        batch._solve_task((GAMES["bakers-dozen"], 7, Budget(seconds=1), batch.RULES_LAYOUT, False))
     monkeypatch.setattr(batch, "_local_results", lambda tasks, jobs: iter([]))
     with pytest.raises(batch.BatchError, match="stopped before deal 1 "):
         batch.run_batch(GAMES["bakers-dozen"], [1, 2], Budget(seconds=1), tmp_path / "r.jsonl")
@@ -254,3 +254,14 @@ def test_winrate_on_pysolfc_s_own_layouts(tmp_path):
     assert record["layout"] == "pysolfc" and record["verdict"] == "won"
     refused = CliRunner().invoke(main, args)
     assert refused.exit_code == 2 and "other layout" in refused.output
+
+
+def test_a_batch_records_raw_lines_unless_asked_to_shorten_them(tmp_path):
+    """Shortening a line changes its length, never the verdict; a batch skips it unless asked (it took 80% of
+    an easy deal's time), and each record says which it did."""
+    raw = run_batch(BD, range(1, 6), BUDGET, tmp_path / "raw.jsonl")
+    short = run_batch(BD, range(1, 6), BUDGET, tmp_path / "short.jsonl", shorten=True)
+    assert [r["verdict"] for r in raw] == [r["verdict"] for r in short]
+    assert all(not r["shortened"] and r["moves"] == r["raw_moves"] for r in raw)
+    assert all(r["shortened"] and r["moves"] <= r["raw_moves"] for r in short)
+    assert sum(r["moves"] for r in short) < sum(r["moves"] for r in raw)
