@@ -113,11 +113,14 @@ def compile_in_children(report: Callable[[str], None]) -> None:
     nor this process however it ends."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE.parent), env.get("PYTHONPATH")]))
+    if env.get("NUMBA_CACHE_DIR"):  # the children work in another folder: the same cache, wherever given
+        env["NUMBA_CACHE_DIR"] = os.path.abspath(env["NUMBA_CACHE_DIR"])
     began = time.perf_counter()
     children = {
         name: subprocess.Popen(
             [sys.executable, "-c", f"from solver.search.warm import compile_part; compile_part({name!r})"],
             env=env,
+            cwd=PACKAGE.parent,  # `-c` puts the working folder first on the path: let it be this package's
             preexec_fn=die_with_parent,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
