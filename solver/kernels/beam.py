@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from .capacity import prefix_length
-from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, MAX_CARDS, META_SIZE, SAFE_LOW
+from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, MAX_CARDS, META_SIZE, SAFE_LOW, copy_into
 from .position import apply_move, generate_moves, play_safe_moves, relaxed_dead, undo_move, undo_safe_moves
 from .table import LOST_MARK, table_info, table_lookup
 
@@ -244,11 +244,10 @@ def _keep(level, next_level, slot, e, src, dst, worry, zob, work):
     boards, heights, founds, in_play, keys = level
     next_boards, next_heights, next_founds, next_in_play, next_keys = next_level
     meta, auto_src, auto_card = work.meta, work.auto_src, work.auto_card
-    # Loops, not slice assignments, whose shape checks numba takes seconds to compile.
     _copy_2d(next_boards[slot], boards[e])
-    _copy_1d(next_heights[slot], heights[e])
-    _copy_1d(next_founds[slot], founds[e])
-    _copy_1d(next_keys[slot], keys[e])
+    copy_into(next_heights[slot], heights[e])
+    copy_into(next_founds[slot], founds[e])
+    copy_into(next_keys[slot], keys[e])
     meta[M_IN_PLAY] = in_play[e]
     board, hs, found, here = next_boards[slot], next_heights[slot], next_founds[slot], next_keys[slot]
     apply_move(board, hs, found, zob, here, meta, np.int64(src), np.int64(dst))
@@ -259,15 +258,9 @@ def _keep(level, next_level, slot, e, src, dst, worry, zob, work):
 
 
 @njit(cache=True)
-def _copy_1d(dst, src):
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
-@njit(cache=True)
 def _copy_2d(dst, src):
     for i in range(src.shape[0]):
-        _copy_1d(dst[i], src[i])
+        copy_into(dst[i], src[i])
 
 
 @njit(cache=True)

@@ -85,3 +85,11 @@ def max_run(rules, spaces, into_space):
 def space_takes(rank, nranks, empty_rule):
     """Whether an empty pile may take a card of this rank."""
     return empty_rule == EMPTY_ANY or (empty_rule == EMPTY_KING and rank == nranks)
+
+
+@njit(cache=True, inline="always")
+def copy_into(dst, src):
+    """dst[:] = src for 1-D arrays, without the view a slice makes (its reference counts cost) or the shape
+    check an array assignment brings (numba takes a second to compile it)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]

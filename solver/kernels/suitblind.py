@@ -156,7 +156,7 @@ from numba import njit
 
 from ..game.rules import MAX_PILES
 from .capacity import C_ALLOWANCE, C_NODES, capacity_dead_prefixes
-from .codes import EMPTY_ANY, EMPTY_KING, FOUNDATION, LOST, PAUSED, STACK_FULL, TABLE_FULL, WON, space_takes
+from .codes import EMPTY_ANY, EMPTY_KING, FOUNDATION, LOST, PAUSED, STACK_FULL, TABLE_FULL, WON, copy_into, space_takes
 from .table import TABLE_MAX_LOAD, table_find
 
 # Slots of ``meta``: the stack's height, the table's entries, positions expanded, positions the
@@ -363,7 +363,7 @@ def _push(child, moved, walk, h, tests, depth, src, dst):
         meta[H_DEAD] += 1
         return False
     top = meta[H_TOP]
-    _copy(stack[top], child)
+    copy_into(stack[top], child)
     trail[top, 0], trail[top, 1], trail[top, 2] = depth, src, dst
     meta[H_TOP] = top + 1
     return False
@@ -378,7 +378,7 @@ def chain_start(root, piles, nranks, zk, walk):
     _hash(root, piles, zk, h)
     table_find(table, h[0], h[1], np.int64(1))
     meta[H_COUNT] = 1
-    _copy(stack[0], root)  # not stack[0] = root, whose shape check numba takes a second to compile
+    copy_into(stack[0], root)
     trail[0, 0] = 0
     meta[H_TOP] = 1
     found = _HEADER * piles + _H_FOUND
@@ -433,7 +433,7 @@ def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
         if top + 9 * piles >= stack.shape[0] or depth + 2 >= path.shape[0]:
             return STACK_FULL
         meta[H_TOP] = top
-        _copy(x, stack[top])
+        copy_into(x, stack[top])
         path[depth, 0], path[depth, 1] = trail[top, 1], trail[top, 2]
         meta[H_WON_DEPTH] = depth + 1  # should a child be won
         depth += 1
@@ -446,7 +446,7 @@ def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
         for i in range(count):
             p, q, suit = moves[i, 0], moves[i, 1], moves[i, 2]
             t = _top_rank(x, piles, origin, p)
-            _copy(child, x)
+            copy_into(child, x)
             _take_top(child, piles, p, t)
             if q == FOUNDATION:
                 child[_HEADER * piles + _H_FOUND + suit] += 1
@@ -510,13 +510,6 @@ def _walk_moves(x, piles, origin, where, nranks, empty_rule, tops, moves):
                 moves[count, 0], moves[count, 1], moves[count, 2] = p, empty, known
                 count += 1
     return count
-
-
-@njit(cache=True, inline="always")
-def _copy(dst, src):
-    """dst[:] = src, without the array views that slicing makes (their reference counts cost)."""
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
 
 
 @njit(cache=True, inline="always")
