@@ -40,15 +40,17 @@ from .roottest import RootTest
 from .schedule import Schedule
 from .walks import Walks
 
+# A deal that needs a search, with capacity tests on the way (its root is neither won nor dead).
+_RULES_3X3 = GAMES["bakers-dozen"].reduced(ranks=3, piles=3)
+_SEARCHED_3X3 = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0))
+
 
 def _search_kernels() -> None:
     """The depth-first search, its safe moves and dead tests, redeals and runs, and the table's upkeep."""
     from .solve import solve  # solve() calls warm_up(): imported here, not at the top
 
     unlimited = Budget(seconds=None)
-    # A deal that needs a search, with capacity tests on the way (its root is neither won nor dead).
-    rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=3)
-    searched = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0))
+    rules, searched = _RULES_3X3, _SEARCHED_3X3
     solve(searched, rules, unlimited)
     run = DepthFirst(searched, rules, unlimited, Schedule())
     run.start()
@@ -67,9 +69,7 @@ def _walk_and_beam_kernels() -> None:
     """The suit-blind walks and the beams (``solve()`` uses neither on a deal this small)."""
     schedule = Schedule()
     # Worrying back turns the root's safe moves off, which the other part compiles meanwhile.
-    rules = with_worrying_back(GAMES["bakers-dozen"].reduced(ranks=3, piles=3))
-    searched = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0))
-    run = DepthFirst(searched, rules, Budget(seconds=None), schedule)
+    run = DepthFirst(_SEARCHED_3X3, with_worrying_back(_RULES_3X3), Budget(seconds=None), schedule)
     run.start()
     Walks(run, 1 << 24).advance(run, math.inf)
     # A deal that needs one move, so that every beam kernel runs.
