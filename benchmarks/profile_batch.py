@@ -49,9 +49,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         began = time.perf_counter()
         profile.enable()
-        records = run_batch(rules, numbers, Budget(seconds=60), Path(tmp) / "records.jsonl", jobs=1)
+        outcome = run_batch(rules, numbers, Budget(seconds=60), Path(tmp) / "records.jsonl", jobs=1)
         profile.disable()
         wall = time.perf_counter() - began
+        records = outcome.records()
     text = io.StringIO()
     pstats.Stats(profile, stream=text).sort_stats("cumulative").print_stats(args.top)
     body = text.getvalue().replace(str(ROOT) + "/", "")

@@ -1,4 +1,4 @@
-"""Batches of deals: parallel, resumable, one JSON line per decided deal.
+"""Batches of deals: parallel, resumable, one line per decided deal (:mod:`solver.records`).
 
 Each record is appended (and flushed) as soon as its deal is decided, so a
 killed run loses at most the deals in flight; a rerun with the same output
@@ -10,27 +10,42 @@ from __future__ import annotations
 
 import fcntl
 import gc
-import json
 import logging
 import multiprocessing as mp
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from .game.deals import MAX_DEAL, deal, pysolfc_layout
 from .game.rules import Rules, get_rules
 from .processes import die_with_parent
+from .records import (
+    RULES_LAYOUT,
+    TABLE,
+    VERDICTS,
+    BatchError,
+    Identity,
+    Ledger,
+    encode,
+    format_of,
+    header,
+    latest_records,
+    read_ledger,
+    read_records,
+    tally_of,
+)
 from .search import Budget, Schedule, solve, warm_up
 from .stats import WinRate
 
+__all__ = ["BatchError", "BatchOutcome", "latest_records", "parse_deals", "read_records", "run_batch", "solve_record"]
+
 MAX_BATCH = 10_000_000  # deals in one batch
 CONNECT_SECONDS = 5  # how long to try to reach a Dask scheduler
-
-
-class BatchError(ValueError):
-    """A batch that cannot run: bad deal range, a locked or corrupt output."""
 
 
 def parse_deals(text: str) -> list[int]:
@@ -53,7 +68,7 @@ def parse_deals(text: str) -> list[int]:
     return list(numbers)
 
 
-RULES_LAYOUT, PYSOLFC_LAYOUT = "rules", "pysolfc"  # the deal as the written rules make it, or as PySolFC deals it
+PYSOLFC_LAYOUT = "pysolfc"  # the deal as PySolFC lays it out, not as the written rules make it (RULES_LAYOUT)
 
 
 def solve_record(
@@ -83,7 +98,7 @@ def _budget_fields(budget: Budget) -> list:
     return [budget.seconds, budget.memory, budget.states]
 
 
-def _larger(budget: Budget, recorded: list | None) -> bool:
+def _larger(budget: Budget, recorded: tuple | None) -> bool:
     """Whether ``budget`` allows more than the ``recorded`` one in some way (a record of old has none)."""
     if recorded is None:
         return True
@@ -91,37 +106,6 @@ def _larger(budget: Budget, recorded: list | None) -> bool:
         old is not None and (new is None or new > old)
         for new, old in zip(_budget_fields(budget), recorded, strict=True)
     )
-
-
-def latest_records(path: Path, game: str) -> dict[int, dict]:
-    """Deal -> the last record of it in ``path`` (a deal retried with a larger budget has several)."""
-    return _latest(read_records(path), game)
-
-
-def _latest(records: list[dict], game: str) -> dict[int, dict]:
-    return {r["deal"]: r for r in records if r["game"] == game}
-
-
-def read_records(path: Path) -> list[dict]:
-    """The records already in ``path``; a torn last line (a kill mid-write) is cut off the file."""
-    if not path.exists():
-        return []
-    data = path.read_bytes()
-    end = data.rfind(b"\n") + 1
-    if end < len(data):
-        with open(path, "r+b") as f:
-            f.truncate(end)
-    records = []
-    for line_no, line in enumerate(data[:end].splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            record["game"], record["deal"], record["verdict"]  # noqa: B018 -- the fields a record must have
-        except (ValueError, KeyError, TypeError):
-            raise BatchError(f"{path}: line {line_no} is not a batch record; not touching this file") from None
-        records.append(record)
-    return records
 
 
 @contextmanager
@@ -217,6 +201,50 @@ def check_output(output: Path) -> None:
         raise BatchError(f"{output}: there is no folder {output.parent}")
 
 
+@dataclass(frozen=True)
+class BatchOutcome:
+    """What a batch decided of the deals asked for: the tally, each deal's solve time, and where the
+    records are (:meth:`records` reads them whole)."""
+
+    numbers: list[int]
+    tally: WinRate
+    seconds: np.ndarray  # each deal's (its last record's), in no particular order
+    output: Path
+    game: str
+
+    def records(self) -> list[dict]:
+        """The last record of each deal asked for, in the order asked (reads the whole output)."""
+        latest = latest_records(self.output, self.game)
+        return [latest[n] for n in self.numbers if n in latest]
+
+
+def outcome_of(ledger: Ledger, numbers: list[int], output: Path, game: str) -> BatchOutcome:
+    """The outcome of the deals ``numbers`` as ``ledger`` records them (the deals it lacks are left out)."""
+    latest = ledger.latest(game)
+    wanted = np.isin(latest["deal"], np.asarray(numbers, np.int64))
+    return BatchOutcome(numbers, tally_of(latest["verdict"][wanted]), latest["seconds"][wanted], Path(output), game)
+
+
+def read_outcome(output: Path, rules: Rules, numbers: list[int]) -> BatchOutcome:
+    """The outcome of ``numbers`` as ``output`` records them, e.g. after a stopped batch."""
+    return outcome_of(read_ledger(Path(output)), numbers, output, rules.name)
+
+
+def _check_identity(output: Path, ledger: Ledger, mine: Identity) -> None:
+    """Refuse to add records of another game, other rules or the other layout to ``output``."""
+    games = {i.game for i in ledger.identities} - {mine.game}
+    if games:
+        raise BatchError(
+            f"{output} holds records of {', '.join(sorted(games))}, not of {mine.game}: give another output"
+        )
+    if any(i.rules not in (None, mine.rules) for i in ledger.identities):  # records of old have no digest
+        raise BatchError(
+            f"{output} holds records of {mine.game} under other rules (a changed rules file?): give another output"
+        )
+    if any(i.layout != mine.layout for i in ledger.identities):
+        raise BatchError(f"{output} holds records of the other layout (--pysolfc-layout or not): give another output")
+
+
 def run_batch(
     rules: Rules,
     numbers: Iterable[int],
@@ -228,58 +256,49 @@ def run_batch(
     on_start: Callable[[WinRate, int], None] | None = None,
     layout: str = RULES_LAYOUT,
     shorten: bool = False,
-) -> list[dict]:
-    """Solve every deal in ``numbers`` not yet recorded in ``output``; returns all their records in order.
+) -> BatchOutcome:
+    """Solve every deal in ``numbers`` not yet recorded in ``output``; returns what is recorded of them.
 
-    A deal recorded `unknown` under a smaller budget than ``budget`` (in time, memory or positions) is
-    solved again.  An output holding another game's records is refused.  ``on_start`` is told the
-    tally of what was recorded already and how many unknown deals are retried; ``on_record``, each new
-    record with the tally so far.  ``layout``: ``PYSOLFC_LAYOUT`` solves PySolFC's own layouts; a file of
-    the other layout's records is refused.  ``shorten``: as in :func:`solve_record`."""
+    ``output`` is written as JSON lines, or as a compact table if its name ends in ``.tsv``
+    (:mod:`solver.records`).  A deal recorded `unknown` under a smaller budget than ``budget`` (in time,
+    memory or positions) is solved again.  An output holding another game's records is refused.
+    ``on_start`` is told the tally of what was recorded already and how many unknown deals are retried;
+    ``on_record``, each new record with the tally so far.  ``layout``: ``PYSOLFC_LAYOUT`` solves
+    PySolFC's own layouts; a file of the other layout's records is refused.  ``shorten``: as in
+    :func:`solve_record`."""
     output = Path(output)
     check_output(output)
     numbers = list(numbers)
+    fmt = format_of(output)
+    mine = Identity(rules.name, rules.digest(), layout, bool(rules.face_down_rows))
     with exclusive(output):
-        recorded = read_records(output)
-        games = {r["game"] for r in recorded} - {rules.name}
-        if games:
-            raise BatchError(
-                f"{output} holds records of {', '.join(sorted(games))}, not of {rules.name}: give another output"
-            )
-        digest = rules.digest()
-        if any(r.get("rules", digest) != digest for r in recorded):  # records of old have no digest
-            raise BatchError(
-                f"{output} holds records of {rules.name} under other rules (a changed rules file?): give another output"
-            )
-        if any(r.get("layout", RULES_LAYOUT) != layout for r in recorded):
-            raise BatchError(
-                f"{output} holds records of the other layout (--pysolfc-layout or not): give another output"
-            )
-        known = _latest(recorded, rules.name)
-        wanted = set(numbers)
-        retried = {
-            n
-            for n, r in known.items()
-            if n in wanted and r["verdict"] == "unknown" and _larger(budget, r.get("budget"))
-        }
-        known = {n: r for n, r in known.items() if n not in retried}
+        ledger = read_ledger(output)
+        _check_identity(output, ledger, mine)
+        latest = ledger.latest(rules.name)
+        wanted = np.isin(latest["deal"], np.asarray(numbers, np.int64))
+        larger = np.array([_larger(budget, b) for b in ledger.budgets] or [False])
+        retried = wanted & (latest["verdict"] == VERDICTS.index("unknown")) & larger[latest["budget"]]
+        known = set(latest["deal"][~retried].tolist())
         tasks = [(rules, n, budget, layout, shorten) for n in numbers if n not in known]
-        tally = summarize(r for n, r in known.items() if n in wanted)
+        tally = tally_of(latest["verdict"][wanted & ~retried])
         if on_start:
-            on_start(tally, len(retried))
+            on_start(tally, int(retried.sum()))
         results = _dask_results(tasks, scheduler) if scheduler else _local_results(tasks, jobs)
         with open(output, "a") as out:
+            if fmt == TABLE and out.tell() == 0:
+                out.write(header(mine))
             for record in results:
-                out.write(json.dumps(record) + "\n")
+                out.write(encode(record, fmt))
                 out.flush()  # a killed process loses nothing flushed; fsync would only guard a power cut
-                known[record["deal"]] = record
+                ledger.add(mine, record["deal"], record["verdict"], record["seconds"], record["budget"])
+                known.add(record["deal"])
                 tally = summarize([record], start=tally)
                 if on_record:
                     on_record(record, tally)
     missing = [n for n in numbers if n not in known]
     if missing:  # the workers' results ended early: never a silent short batch
         raise BatchError(f"the batch stopped before deal {missing[0]} ({len(missing)} not run); rerun to resume")
-    return [known[n] for n in numbers]
+    return outcome_of(ledger, numbers, output, rules.name)
 
 
 def summarize(records: Iterable[dict], start: WinRate | None = None) -> WinRate:

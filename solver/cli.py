@@ -237,7 +237,13 @@ def solve_command(
 @click.option("--deals", "-d", "deal_range", help="PySolFC numbers, e.g. 1-1000 or 1-10,50-60.")
 @click.option("--count", "-n", type=int, help="Deals 1..N (instead of --deals).")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes [default: all cores].")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), help="JSONL records [default: winrate-GAME.jsonl].")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    help="Records: JSON lines, or a compact table (a tenth the size) if the name ends in .tsv "
+    "[default: winrate-GAME.jsonl].",
+)
 @click.option("--timeout", "-t", type=float, default=60.0, show_default=True, help="Seconds per deal.")
 @click.option("--memory", "-m", default="2G", show_default=True, help="Memory per deal, e.g. 512M, 2G.")
 @click.option("--max-states", type=int, default=None, help="Positions per deal before `unknown`.")
@@ -280,6 +286,7 @@ def winrate_command(
 
     Records are appended to the output as deals are decided; rerunning the
     same command resumes where an interrupted run stopped."""
+    import numpy as np
     from tqdm import tqdm
 
     from .batch import (
@@ -287,10 +294,9 @@ def winrate_command(
         RULES_LAYOUT,
         BatchError,
         check_output,
-        latest_records,
         parse_deals,
+        read_outcome,
         run_batch,
-        summarize,
     )
     from .search import Budget
 
@@ -342,30 +348,28 @@ def winrate_command(
         bar = tqdm(total=len(numbers), unit="deal", disable=not progress, dynamic_ncols=True)
         layout = PYSOLFC_LAYOUT if pysolfc_layout else RULES_LAYOUT
         workers = jobs or os.cpu_count() or 1
-        records = run_batch(
+        outcome = run_batch(
             rules, numbers, budget, path, workers, scheduler, show, started, layout=layout, shorten=shorten
         )
     except BatchError as err:
         raise InputError(str(err)) from None
     except (KeyboardInterrupt, _Stopped) as stop:
         stopped = 128 + (stop.signum if isinstance(stop, _Stopped) else signal.SIGINT)
-        wanted = set(numbers)  # what was decided is in the output, flushed record by record
-        records = [r for n, r in latest_records(path, rules.name).items() if n in wanted]
+        outcome = read_outcome(path, rules, numbers)  # what was decided is in the output, flushed record by record
     finally:
         if bar is not None:
             bar.close()
         signal.signal(signal.SIGTERM, previous)
-    tally = summarize(records)
-    seconds = sorted(r["seconds"] for r in records)
-    decided = f" ({len(records)} of {len(numbers)} decided before the stop)" if stopped else ""
+    tally, seconds = outcome.tally, np.sort(outcome.seconds)
+    decided = f" ({tally.deals} of {len(numbers)} decided before the stop)" if stopped else ""
     layout_text = " (PySolFC's own layouts)" if pysolfc_layout else ""
     click.echo(f"{rules.title}, deals {deal_range or f'1-{count}'}{layout_text}{decided}: {tally.text()}")
     if rules.face_down_rows:
         click.echo(THOUGHTFUL)
-    if seconds:
+    if len(seconds):
         click.echo(
             f"Time per deal: median {seconds[len(seconds) // 2]:.3f} s, max {seconds[-1]:.3f} s, "
-            f"total {sum(seconds):.1f} s.  Records: {path}"
+            f"total {seconds.sum():.1f} s.  Records: {path}"
         )
     if retried:
         click.echo(f"{retried} deals recorded unknown under a smaller budget were solved again.")
@@ -376,7 +380,7 @@ def winrate_command(
         from .html import report_page
 
         command = " ".join(["bakers", *(shlex.quote(arg) for arg in sys.argv[1:])])
-        _write_page(html_file, lambda: report_page(rules, records, tally, command), True)
+        _write_page(html_file, lambda: report_page(rules, outcome.records(), tally, command), True)
 
 
 class _Stopped(Exception):

@@ -42,14 +42,14 @@ def test_bad_deal_ranges(text, message):
 
 def test_records_resume_and_torn_line(tmp_path):
     out = tmp_path / "bd.jsonl"
-    full = run_batch(BD, range(1, 9), BUDGET, out)
+    full = run_batch(BD, range(1, 9), BUDGET, out).records()
     assert [r["deal"] for r in full] == list(range(1, 9))
     assert {r["verdict"] for r in full} <= {"won", "lost", "unknown"}
     assert len(read_records(out)) == 8
     # Keep five records and half of a sixth, as a kill mid-write would.
     lines = out.read_text().splitlines(keepends=True)
     out.write_text("".join(lines[:5]) + lines[5][:17])
-    again = run_batch(BD, range(1, 9), BUDGET, out)
+    again = run_batch(BD, range(1, 9), BUDGET, out).records()
     assert without_time(again) == without_time(full)
     assert len(out.read_text().splitlines()) == 8
     assert summarize(again).deals == 8
@@ -124,16 +124,16 @@ def test_winrate_bad_input(args, message, tmp_path):
 
 
 def test_parallel_jobs_give_the_same_records(tmp_path):
-    one = run_batch(BD, range(1, 11), BUDGET, tmp_path / "one.jsonl", jobs=1)
-    two = run_batch(BD, range(1, 11), BUDGET, tmp_path / "two.jsonl", jobs=2)
+    one = run_batch(BD, range(1, 11), BUDGET, tmp_path / "one.jsonl", jobs=1).records()
+    two = run_batch(BD, range(1, 11), BUDGET, tmp_path / "two.jsonl", jobs=2).records()
     assert without_time(one) == without_time(two)
 
 
 def test_dask_local_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
-    local = run_batch(BD, range(1, 7), BUDGET, tmp_path / "local.jsonl")
+    local = run_batch(BD, range(1, 7), BUDGET, tmp_path / "local.jsonl").records()
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
-        remote = run_batch(BD, range(1, 7), BUDGET, tmp_path / "dask.jsonl", scheduler=c.scheduler_address)
+        remote = run_batch(BD, range(1, 7), BUDGET, tmp_path / "dask.jsonl", scheduler=c.scheduler_address).records()
     assert without_time(remote) == without_time(local)
 
 
@@ -179,7 +179,7 @@ def test_a_scheduler_lost_mid_run_is_one_clear_line_and_a_rerun_resumes(tmp_path
         assert "Traceback" not in capfd.readouterr().err
         kept = read_records(out)
         assert 2 <= len(kept) < 40
-        resumed = run_batch(BD, range(1, 41), BUDGET, out)  # here, with the scheduler gone
+        resumed = run_batch(BD, range(1, 41), BUDGET, out).records()  # here, with the scheduler gone
         assert [r["deal"] for r in resumed] == list(range(1, 41))
         recorded = [r["deal"] for r in read_records(out)]
         assert sorted(recorded) == list(range(1, 41)) and recorded[: len(kept)] == [r["deal"] for r in kept]
@@ -192,15 +192,17 @@ def test_a_scheduler_lost_mid_run_is_one_clear_line_and_a_rerun_resumes(tmp_path
 
 def test_a_resume_with_a_larger_budget_solves_the_unknown_deals_again(tmp_path):
     out = tmp_path / "bd.jsonl"
-    small = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out)
+    small = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out).records()
     unknown = {r["deal"] for r in small if r["verdict"] == "unknown"}
     assert unknown and all(r["budget"] == [None, BUDGET.memory, 30] for r in small)
-    same = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out)  # nothing larger: kept as they are
+    same = run_batch(
+        BD, range(1, 21), Budget(seconds=None, states=30), out
+    ).records()  # nothing larger: kept as they are
     assert same == small and len(out.read_text().splitlines()) == 20
     started = []
     larger = run_batch(
         BD, range(1, 21), Budget(seconds=None, states=1_000_000), out, on_start=lambda t, n: started.append(n)
-    )
+    ).records()
     assert started == [len(unknown)] and all(r["verdict"] != "unknown" for r in larger)
     assert [r for r in larger if r["deal"] not in unknown] == [r for r in small if r["deal"] not in unknown]
     assert len(out.read_text().splitlines()) == 20 + len(unknown)  # appended: the file is never rewritten
@@ -235,9 +237,11 @@ def test_a_resume_under_other_rules_of_the_same_name_is_refused(tmp_path):
     first = parse_rules_text('name = "mine"\nbase = "bakers-dozen"\npiles = 12\n')
     changed = parse_rules_text('name = "mine"\nbase = "bakers-dozen"\npiles = 11\n')
     out = tmp_path / "mine.jsonl"
-    records = run_batch(first, [1], Budget(seconds=5, states=2000), out)
+    records = run_batch(first, [1], Budget(seconds=5, states=2000), out).records()
     assert records[0]["rules"] == first.digest() != changed.digest()
-    assert run_batch(first, [1, 2], Budget(seconds=5, states=2000), out)[0] == records[0]  # the same rules resume
+    assert (
+        run_batch(first, [1, 2], Budget(seconds=5, states=2000), out).records()[0] == records[0]
+    )  # the same rules resume
     with pytest.raises(BatchError, match="under other rules"):
         run_batch(changed, [1, 2], Budget(seconds=5, states=2000), out)
 
@@ -259,8 +263,8 @@ def test_winrate_on_pysolfc_s_own_layouts(tmp_path):
 def test_a_batch_records_raw_lines_unless_asked_to_shorten_them(tmp_path):
     """Shortening a line changes its length, never the verdict; a batch skips it unless asked (it took 80% of
     an easy deal's time), and each record says which it did."""
-    raw = run_batch(BD, range(1, 6), BUDGET, tmp_path / "raw.jsonl")
-    short = run_batch(BD, range(1, 6), BUDGET, tmp_path / "short.jsonl", shorten=True)
+    raw = run_batch(BD, range(1, 6), BUDGET, tmp_path / "raw.jsonl").records()
+    short = run_batch(BD, range(1, 6), BUDGET, tmp_path / "short.jsonl", shorten=True).records()
     assert [r["verdict"] for r in raw] == [r["verdict"] for r in short]
     assert all(not r["shortened"] and r["moves"] == r["raw_moves"] for r in raw)
     assert all(r["shortened"] and r["moves"] <= r["raw_moves"] for r in short)

@@ -37,7 +37,7 @@ def lines(path) -> int:
 def test_twenty_kills_at_random_points_lose_and_duplicate_nothing(tmp_path):
     # A states budget (not a clock) keeps every verdict deterministic.
     deals, states = range(1, 401), 5_000
-    reference = run_batch(BD, deals, Budget(seconds=None, states=states), tmp_path / "reference.jsonl")
+    reference = run_batch(BD, deals, Budget(seconds=None, states=states), tmp_path / "reference.jsonl").records()
     expected = {r["deal"]: r for r in without_time(reference)}
     out = tmp_path / "killed.jsonl"
     cmd = winrate(out, "-g", BD.name, "-d", "1-400", "--max-states", str(states), "--timeout", "1000")

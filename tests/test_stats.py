@@ -39,3 +39,12 @@ def test_no_deals():
     assert WinRate(0, 0, 0).interval == (0.0, 1.0)
     with pytest.raises(ValueError):
         wilson_interval(3, 2)
+
+
+def test_a_larger_batch_prints_more_decimals():
+    """A million deals resolve the rate to about 0.004 points: two decimals would hide what they measured."""
+    assert "win rate 80.00%, 95% interval [" in WinRate(80, 20, 0).text()
+    assert "win rate 99.863%" in WinRate(99_863, 137, 0).text()
+    million = WinRate(998_592, 1_408, 0)
+    low, high = wilson_interval(998_592, 1_000_000)
+    assert f"win rate 99.8592%, 95% interval [{100 * low:.4f}%, {100 * high:.4f}%]" in million.text()

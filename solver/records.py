@@ -1,0 +1,291 @@
+"""Batch records on disk: one line per decided deal, as JSON lines or as a compact table.
+
+- **JSON lines** (any output but ``*.tsv``; the default): every field of a record, one object a line,
+  about 450 bytes a deal.
+- **A table** (``*.tsv``): tab-separated values, about 50 bytes a deal, for runs of a million deals.
+  A first line ``# bakers-solver records {...}`` names the game, the rules' digest and the layout
+  once; a second names the columns; then one row a deal with what a win rate, its timing and a resume
+  need (:data:`TABLE_COLUMNS`).  It reads as it is in pandas (``comment="#"``), a spreadsheet or awk.
+
+Either is appended a line at a time, so a killed batch loses at most the line it was writing, which
+the next open cuts off (:func:`mend`).  A resume reads only what it needs of each line into arrays
+(:class:`Ledger`): a million records take a few seconds and tens of MB, not a dict each.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .stats import WinRate
+
+JSON_LINES, TABLE = "jsonl", "tsv"
+TABLE_MARK = "# bakers-solver records "
+TABLE_COLUMNS = (
+    "deal", "verdict", "reason", "found_by", "seconds", "states", "moves", "shortened", "memory_mib",
+    "budget_seconds", "budget_bytes", "budget_states",
+)  # fmt: skip
+VERDICTS = ("won", "lost", "unknown")  # a verdict's code in a Ledger is its index here
+RULES_LAYOUT = "rules"  # the layout of a record that names none (records of old)
+TAIL_BLOCK = 1 << 16  # bytes read at a time from a file's end, looking for its last newline
+
+
+class BatchError(ValueError):
+    """A batch that cannot run: bad deal range, a locked or corrupt output."""
+
+
+def format_of(path: Path) -> str:
+    """The format an output is written in, by its name: ``*.tsv`` is a table, anything else JSON lines."""
+    return TABLE if Path(path).suffix == ".tsv" else JSON_LINES
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What every record of one batch output shares: a table says it once, in its first line."""
+
+    game: str
+    rules: str | None  # the rules' digest (records of old have none)
+    layout: str = RULES_LAYOUT
+    thoughtful: bool = False  # face-down cards seen by the solver
+
+    @classmethod
+    def of(cls, record: dict) -> Identity:
+        return cls(
+            record["game"], record.get("rules"), record.get("layout", RULES_LAYOUT), record.get("thoughtful", False)
+        )
+
+
+def header(identity: Identity) -> str:
+    """The first two lines of a table."""
+    fields = {"game": identity.game, "rules": identity.rules, "layout": identity.layout}
+    if identity.thoughtful:
+        fields["thoughtful"] = True
+    return TABLE_MARK + json.dumps(fields) + "\n" + "\t".join(TABLE_COLUMNS) + "\n"
+
+
+def encode(record: dict, fmt: str) -> str:
+    """One line of ``fmt`` for ``record``, newline included."""
+    if fmt == JSON_LINES:
+        return json.dumps(record) + "\n"
+    row = {**record, **dict(zip(("budget_seconds", "budget_bytes", "budget_states"), record["budget"], strict=True))}
+    row["shortened"] = int(row["shortened"])
+    return "\t".join("" if row[c] is None else str(row[c]) for c in TABLE_COLUMNS) + "\n"
+
+
+def mend(path: Path, block: int = TAIL_BLOCK) -> None:
+    """Cut a torn last line (a kill mid-write) off ``path``, if it has one; ``block``: bytes read at a time."""
+    if not path.exists():
+        return
+    with open(path, "r+b") as f:
+        end = stop = f.seek(0, 2)
+        keep = 0  # the length of the whole lines
+        while stop > 0:  # back to the last newline, a block at a time
+            start = max(0, stop - block)
+            f.seek(start)
+            newline = f.read(stop - start).rfind(b"\n")
+            if newline >= 0:
+                keep = start + newline + 1
+                break
+            stop = start
+        if keep < end:
+            f.truncate(keep)
+
+
+def lines_of(path: Path) -> Iterator[tuple[int, bytes]]:
+    """(line number from 1, line) for each whole line of ``path``, read as a stream (a million records
+    are 400 MB of JSON), after :func:`mend`; nothing if it does not exist."""
+    mend(path)
+    if not path.exists():
+        return
+    with open(path, "rb") as f:
+        yield from enumerate(f, 1)
+
+
+def _bad_line(path: Path, line_no: int) -> BatchError:
+    return BatchError(f"{path}: line {line_no} is not a batch record; not touching this file")
+
+
+def _table_identity(path: Path, lines: Iterator[tuple[int, bytes]]) -> Identity | None:
+    """A table's identity from its two header lines, read off ``lines``; None for an empty file."""
+    first = next(lines, None)
+    if first is None:
+        return None
+    if not first[1].startswith(TABLE_MARK.encode()):
+        raise BatchError(f"{path} is not a table of batch records (its first line is not {TABLE_MARK.strip()!r})")
+    try:
+        fields = json.loads(first[1][len(TABLE_MARK) :])
+        identity = Identity(fields["game"], fields["rules"], fields["layout"], fields.get("thoughtful", False))
+    except (ValueError, KeyError, TypeError):
+        raise _bad_line(path, 1) from None
+    second = next(lines, (2, b""))[1]
+    if second.decode(errors="replace").rstrip("\n").split("\t") != list(TABLE_COLUMNS):
+        raise BatchError(f"{path}: line 2 does not name this version's columns; give another output")
+    return identity
+
+
+def _number(text: str, kind: type) -> int | float | None:
+    return None if text == "" else kind(text)
+
+
+def _table_row(fields: list[str]) -> dict:
+    """A table row's fields as a record's (without the identity); ValueError if malformed."""
+    if len(fields) != len(TABLE_COLUMNS):
+        raise ValueError
+    row = dict(zip(TABLE_COLUMNS, fields, strict=True))
+    if row["verdict"] not in VERDICTS:
+        raise ValueError
+    return {
+        "deal": int(row["deal"]),
+        "verdict": row["verdict"],
+        "reason": row["reason"],
+        "found_by": row["found_by"],
+        "seconds": float(row["seconds"]),
+        "states": int(row["states"]),
+        "moves": int(row["moves"]),
+        "shortened": bool(int(row["shortened"])),
+        "memory_mib": float(row["memory_mib"]),
+        "budget": [
+            _number(row["budget_seconds"], float),
+            _number(row["budget_bytes"], int),
+            _number(row["budget_states"], int),
+        ],
+    }
+
+
+def read_records(path: Path) -> list[dict]:
+    """Every record in ``path``, in file order, as dicts (a table's rows carry its identity's fields); a
+    torn last line is cut off the file.  For tables and plots: a resume reads a :class:`Ledger` instead."""
+    path = Path(path)
+    lines = lines_of(path)
+    records = []
+    if format_of(path) == TABLE:
+        identity = _table_identity(path, lines)
+        if identity is None:
+            return []
+        shared = {"game": identity.game, "rules": identity.rules, "layout": identity.layout}
+        shared |= {"thoughtful": True} if identity.thoughtful else {}
+        for line_no, line in lines:
+            try:
+                records.append({**shared, **_table_row(line.decode().rstrip("\n").split("\t"))})
+            except (ValueError, UnicodeDecodeError):
+                raise _bad_line(path, line_no) from None
+        return records
+    for line_no, line in lines:
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            record["game"], record["deal"], record["verdict"]  # noqa: B018 -- the fields a record must have
+        except (ValueError, KeyError, TypeError):
+            raise _bad_line(path, line_no) from None
+        records.append(record)
+    return records
+
+
+def latest_records(path: Path, game: str) -> dict[int, dict]:
+    """Deal -> the last record of it in ``path`` (a deal retried with a larger budget has several)."""
+    return {r["deal"]: r for r in read_records(path) if r["game"] == game}
+
+
+@dataclass
+class Ledger:
+    """What a batch needs of the records in its output, in arrays, one entry a line in file order: whose
+    each is (``games``), its deal, verdict (an index into :data:`VERDICTS`), solve time and budget (an
+    index into ``budgets``).  The identities found are kept to refuse an output of another batch."""
+
+    identities: set[Identity] = field(default_factory=set)
+    game_names: list[str] = field(default_factory=list)
+    budgets: list[tuple] = field(default_factory=list)
+    # Typed arrays, 8 bytes or fewer an entry where a list would hold an object each.
+    games: array = field(default_factory=lambda: array("h"))
+    deals: array = field(default_factory=lambda: array("q"))
+    verdicts: array = field(default_factory=lambda: array("b"))
+    seconds: array = field(default_factory=lambda: array("d"))
+    budget_of: array = field(default_factory=lambda: array("h"))
+
+    def add(self, identity: Identity, deal: int, verdict: str, seconds: float, budget: list | None) -> None:
+        """One record's line."""
+        self.identities.add(identity)
+        self.games.append(_index(self.game_names, identity.game))
+        self.deals.append(deal)
+        self.verdicts.append(VERDICTS.index(verdict))
+        self.seconds.append(seconds)
+        self.budget_of.append(_index(self.budgets, None if budget is None else tuple(budget)))
+
+    def latest(self, game: str) -> dict[str, np.ndarray]:
+        """The last line of each deal of ``game``, in arrays sorted by deal: "deal", "verdict",
+        "seconds" and "budget" (an index into ``budgets``)."""
+        if game not in self.game_names or not self.deals:
+            empty = np.zeros(0, np.int64)
+            return {"deal": empty, "verdict": empty, "seconds": np.zeros(0), "budget": empty}
+        mine = np.flatnonzero(np.asarray(self.games) == self.game_names.index(game))
+        deals = np.asarray(self.deals, np.int64)[mine]
+        _, last_reversed = np.unique(deals[::-1], return_index=True)  # the first of each deal, read backwards
+        chosen = mine[len(mine) - 1 - last_reversed]
+        return {
+            "deal": np.asarray(self.deals, np.int64)[chosen],
+            "verdict": np.asarray(self.verdicts, np.int64)[chosen],
+            "seconds": np.asarray(self.seconds, np.float64)[chosen],
+            "budget": np.asarray(self.budget_of, np.int64)[chosen],
+        }
+
+
+def _index(values: list, value) -> int:
+    """``value``'s index in ``values``, appended if new (the lists hold a handful of distinct values)."""
+    try:
+        return values.index(value)
+    except ValueError:
+        values.append(value)
+        return len(values) - 1
+
+
+def read_ledger(path: Path) -> Ledger:
+    """The :class:`Ledger` of ``path`` (empty if it does not exist); a torn last line is cut off."""
+    path = Path(path)
+    lines = lines_of(path)
+    ledger = Ledger()
+    if format_of(path) == TABLE:
+        identity = _table_identity(path, lines)
+        if identity is not None:
+            ledger.identities.add(identity)
+            _read_table_rows(path, lines, identity, ledger)
+        return ledger
+    for line_no, line in lines:
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            ledger.add(Identity.of(r), r["deal"], r["verdict"], r.get("seconds", 0.0), r.get("budget"))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise _bad_line(path, line_no) from None
+    return ledger
+
+
+def _read_table_rows(path: Path, lines: Iterator[tuple[int, bytes]], identity: Identity, ledger: Ledger) -> None:
+    deal, verdict, seconds = (TABLE_COLUMNS.index(c) for c in ("deal", "verdict", "seconds"))
+    budget = TABLE_COLUMNS.index("budget_seconds")
+    for line_no, line in lines:
+        fields = line.decode(errors="replace").rstrip("\n").split("\t")
+        try:
+            if len(fields) != len(TABLE_COLUMNS):
+                raise ValueError
+            ledger.add(
+                identity,
+                int(fields[deal]),
+                fields[verdict],
+                float(fields[seconds]),
+                [_number(fields[budget], float), _number(fields[budget + 1], int), _number(fields[budget + 2], int)],
+            )
+        except ValueError:  # a malformed number, a verdict not in VERDICTS
+            raise _bad_line(path, line_no) from None
+
+
+def tally_of(verdicts: np.ndarray) -> WinRate:
+    """The verdict codes of a :class:`Ledger` counted."""
+    won, lost, unknown = (int(n) for n in np.bincount(np.asarray(verdicts, np.int64), minlength=3)[:3])
+    return WinRate(won, lost, unknown)
