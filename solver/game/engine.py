@@ -123,12 +123,18 @@ def is_legal(board: Board, move: Move, rules: Rules) -> bool:
     if not 0 <= move.target < len(board.piles) or move.target == move.source:
         return False
     host = board.piles[move.target]
-    if move.count > _longest_run(board, move.source, rules):  # a run of face-up cards, where runs move
-        return False
-    spaces = sum(1 for pile in board.piles if not pile)
-    if move.count > rules.max_run(spaces, into_space=not host):
+    if move.count > 1 and not _may_move_run(board, move, rules):
         return False
     return rules.can_host(host[-1] if host else None, cards[0])
+
+
+def _may_move_run(board: Board, move: Move, rules: Rules) -> bool:
+    """Whether the top ``move.count`` cards of its pile may move together (one card always may): a run of
+    face-up cards, each built on the one beneath, no longer than the spaces allow."""
+    if move.count > _longest_run(board, move.source, rules):
+        return False
+    spaces = sum(1 for pile in board.piles if not pile)
+    return move.count <= rules.max_run(spaces, into_space=not board.piles[move.target])
 
 
 def _longest_run(board: Board, source: int, rules: Rules) -> int:

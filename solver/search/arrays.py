@@ -8,6 +8,8 @@ through :func:`engine_move`.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from ..game.board import Board, BoardError
@@ -114,7 +116,11 @@ def down_mask(board: Board, rules: Rules) -> int:
 
 def engine_move(src: int, dst: int) -> Move:
     """A kernel move in the engine's spelling."""
-    src, dst = int(src), int(dst)
+    return _engine_move(int(src), int(dst))
+
+
+@cache  # a Move is immutable, and a game has a few hundred kernel moves: each line of ~100 reuses them
+def _engine_move(src: int, dst: int) -> Move:
     if src == codes.REDEAL:
         return REDEAL
     if src >= codes.SEQUENCE:

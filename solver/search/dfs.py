@@ -224,10 +224,12 @@ class DepthFirst:
     def winning_line(self) -> list[Move]:
         """The moves on the stack, safe moves included, in play order."""
         moves = self.root_moves()
-        autos = iter(int(p) for p in self.auto_src[self.meta[M_ROOT_AUTOS] : self.meta[M_AUTO_TOP]])
-        for d in range(self.meta[M_DEPTH]):
-            moves.append(engine_move(self.path_src[d], self.path_dst[d]))
-            moves += [Move(next(autos)) for _ in range(self.path_autos[d])]
+        autos = iter(self.auto_src[self.meta[M_ROOT_AUTOS] : self.meta[M_AUTO_TOP]].tolist())
+        depth = self.meta[M_DEPTH]
+        lists = (self.path_src[:depth].tolist(), self.path_dst[:depth].tolist(), self.path_autos[:depth].tolist())
+        for src, dst, safe in zip(*lists, strict=True):
+            moves.append(engine_move(src, dst))
+            moves += [Move(next(autos)) for _ in range(safe)]
         return moves
 
     def run(
