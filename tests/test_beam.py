@@ -99,7 +99,7 @@ def test_deals_the_depth_first_search_decides_fast_run_no_beam():
     fast = 0
     for number in range(1, 21):
         result = solve(deal(rules, number), rules, Budget(seconds=None, states=1_000_000))
-        if result.verdict != "unknown" and result.states < Schedule().beam_first_after:
+        if result.verdict != "unknown" and result.states < Schedule().beam_due(0):
             assert result.beams == 0
             fast += 1
     assert fast >= 15, fast
@@ -153,3 +153,14 @@ def test_a_narrow_beam_wins_a_deal_the_old_beams_left_unknown_at_60_seconds():
     P.seed_random(0)
     line, _ = beam_search(board, rules, 4_000, None, NO_MARKS)
     assert line is not None and is_solution(board, line, rules)
+
+
+def test_the_probe_beam_comes_first_and_only_before_the_schedule_s_first():
+    """The probe is beam 0 and the schedule's beams follow it, one number later; a probe that would come
+    after the schedule's first beam (the tests' small schedules), or has no width, is left out."""
+    default = Schedule()
+    assert (default.beam_due(0), default.beam_width(0)) == (default.beam_probe_after, default.beam_probe_width)
+    assert (default.beam_due(1), default.beam_width(1)) == (default.beam_first_after, default.beam_first_width)
+    assert default.beam_due(3) == default.beam_first_after * default.beam_growth**2
+    for without in (Schedule(beam_probe_width=0), Schedule(beam_first_after=4, beam_first_width=2)):
+        assert (without.beam_due(0), without.beam_width(0)) == (without.beam_first_after, without.beam_first_width)
