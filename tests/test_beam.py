@@ -155,12 +155,16 @@ def test_a_narrow_beam_wins_a_deal_the_old_beams_left_unknown_at_60_seconds():
     assert line is not None and is_solution(board, line, rules)
 
 
-def test_the_probe_beam_comes_first_and_only_before_the_schedule_s_first():
-    """The probe is beam 0 and the schedule's beams follow it, one number later; a probe that would come
-    after the schedule's first beam (the tests' small schedules), or has no width, is left out."""
-    default = Schedule()
-    assert (default.beam_due(0), default.beam_width(0)) == (default.beam_probe_after, default.beam_probe_width)
-    assert (default.beam_due(1), default.beam_width(1)) == (default.beam_first_after, default.beam_first_width)
-    assert default.beam_due(3) == default.beam_first_after * default.beam_growth**2
-    for without in (Schedule(beam_probe_width=0), Schedule(beam_first_after=4, beam_first_width=2)):
+def test_the_probe_beams_come_first_and_only_before_the_schedule_s_first():
+    """The probes are the first beams and the schedule's follow them; a probe that would come after the
+    schedule's first beam (the tests' small schedules) is left out."""
+    default = Schedule(beam_probes=((100, 10), (200, 30)), beam_first_after=1000, beam_first_width=1000)
+    assert [(default.beam_due(k), default.beam_width(k)) for k in range(4)] == [
+        (100, 10),
+        (200, 30),
+        (1000, 1000),
+        (4000, 4000),
+    ]
+    for without in (Schedule(beam_probes=()), Schedule(beam_first_after=4, beam_first_width=2)):
         assert (without.beam_due(0), without.beam_width(0)) == (without.beam_first_after, without.beam_first_width)
+        assert without.beam_due(1) == without.beam_first_after * without.beam_growth

@@ -31,8 +31,8 @@ class Schedule:
     capacity_first_slots: int = 1 << 17  # its cache of verdicts, which grows to 1/32 of the memory
     capacity_head_start: int = 1 << 12  # abstract positions the tests may search before the search has any
     # Beams (solver/search/beam.py): see beam_due().
-    beam_probe_after: int = 1 << 14  # depth-first positions before a narrow probe beam (0 width: none)
-    beam_probe_width: int = 100  # ... which wins the deals any beam wins at once, for a fraction of the first's cost
+    # Narrow probe beams before the schedule's: (depth-first positions before it, width); see beam_due().
+    beam_probes: tuple[tuple[int, int], ...] = ((1 << 14, 10), (1 << 14, 100))
     beam_first_after: int = 1 << 16  # depth-first positions before the first beam
     beam_first_width: int = 1000  # ... whose width then grows from beam to beam
     beam_growth: int = 4  # ... by this factor, as does the depth-first work between beams
@@ -72,12 +72,18 @@ class Schedule:
     def beam_due(self, beams: int) -> int:
         """Depth-first positions searched before beam number ``beams`` (from 0) runs.
 
-        First the probe, if there is one: a beam ``beam_probe_width`` wide after ``beam_probe_after``
-        positions.  Over Spanish Patience II with worrying back, deals 1-200,000, 144 deals were won by
-        the first beam of the schedule (1,000 wide after 65,536 positions) in 1.7 s each, 35% of the
-        solver's time; with the probe, 30 of them took 3.9 s in all, not 35 s.  One thread, 60 s a deal,
-        the same verdicts: Baker's Dozen 1-300 6.7 -> 3.2 s, Good Measure 1-200 38.6 -> 31.3 s, Spanish
-        Patience II with worrying back 1-3000 6.5 -> 5.7 s.
+        First the probes, narrow beams that win the deals any beam wins at once for a fraction of the
+        cost of the schedule's first.  Over Spanish Patience II with worrying back, deals 1-200,000, 144
+        deals were won by the schedule's first beam (1,000 wide after 65,536 positions) in 1.7 s each,
+        35% of the solver's time; a 10-wide beam wins them in about 12 ms.  Baker's Dozen and Good
+        Measure gain most from a 100-wide one.  One thread, 60 s a deal, the same verdicts, solver
+        seconds without probes / one 100-wide / one 10-wide / both:
+
+        | deals | no probe | 100 | 10 | 10, then 100 |
+        |---|---|---|---|---|
+        | Spanish Patience II, worrying back, 1-3000 | 6.5 | 5.4 | 4.0 | 4.3 |
+        | Baker's Dozen 1-300 | 6.7 | 3.1 | 5.0 | 3.5 |
+        | Good Measure 1-200 | 38.6 | 31.3 | 36.2 | 30.4 |
 
         Then beam k of the schedule is ``beam_first_width * beam_growth**k`` wide and comes after
         ``beam_first_after * beam_growth**k`` depth-first positions (growth 4): both grow at the same
@@ -86,23 +92,21 @@ class Schedule:
         beam 4 times wider rather than twice costs fewer, larger steps.  The first
         beam waits until the depth-first search has had a fair chance, so the many
         deals it decides in milliseconds never pay for one."""
-        if self._has_probe():
-            if beams == 0:
-                return self.beam_probe_after
-            beams -= 1
-        return self.beam_first_after * self.beam_growth**beams
+        probes = self._probes()
+        if beams < len(probes):
+            return probes[beams][0]
+        return self.beam_first_after * self.beam_growth ** (beams - len(probes))
 
     def beam_width(self, beams: int) -> int:
         """The width of beam number ``beams`` (from 0), memory allowing."""
-        if self._has_probe():
-            if beams == 0:
-                return self.beam_probe_width
-            beams -= 1
-        return self.beam_first_width * self.beam_growth**beams
+        probes = self._probes()
+        if beams < len(probes):
+            return probes[beams][1]
+        return self.beam_first_width * self.beam_growth ** (beams - len(probes))
 
-    def _has_probe(self) -> bool:
-        """A probe beam runs if it has a width and comes before the schedule's first beam."""
-        return self.beam_probe_width > 0 and self.beam_probe_after < self.beam_first_after
+    def _probes(self) -> tuple[tuple[int, int], ...]:
+        """The probes that come before the schedule's first beam (not in the tests' small schedules)."""
+        return tuple((after, width) for after, width in self.beam_probes if after < self.beam_first_after)
 
 
 def luby(i: int) -> int:
