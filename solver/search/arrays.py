@@ -119,6 +119,11 @@ def engine_move(src: int, dst: int) -> Move:
     return _engine_move(int(src), int(dst))
 
 
+def foundation_move(pile: int) -> Move:
+    """A safe move in the engine's spelling: the top card of ``pile`` to its foundation."""
+    return _engine_move(int(pile), codes.FOUNDATION)
+
+
 @cache  # a Move is immutable, and a game has a few hundred kernel moves: each line of ~100 reuses them
 def _engine_move(src: int, dst: int) -> Move:
     if src == codes.REDEAL:

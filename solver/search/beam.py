@@ -14,7 +14,7 @@ from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
 from ..kernels.codes import M_IN_PLAY, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE, SAFE_LOW
 from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash
-from .arrays import ZOBRIST, engine_move, kernel_rules, state_arrays
+from .arrays import ZOBRIST, engine_move, foundation_move, kernel_rules, state_arrays
 from .schedule import Schedule
 
 
@@ -112,7 +112,7 @@ def beam_root(board: Board, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray,
     autos = 0
     if not rules.worrying_back:
         autos = play_safe_moves(piles, heights, found, ZOBRIST, keys, meta, auto_src, auto_card, SAFE_LOW)
-    return (piles, heights, found), int(meta[M_IN_PLAY]), [Move(int(p)) for p in auto_src[:autos]]
+    return (piles, heights, found), int(meta[M_IN_PLAY]), [foundation_move(p) for p in auto_src[:autos].tolist()]
 
 
 def beam_search(

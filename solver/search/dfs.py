@@ -31,7 +31,16 @@ from ..kernels.codes import (
 )  # fmt: skip
 from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash, relaxed_dead
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
-from .arrays import CAPACITY_KEYS, down_mask, engine_move, is_classic, kernel_rules, position_keys, state_arrays
+from .arrays import (
+    CAPACITY_KEYS,
+    down_mask,
+    engine_move,
+    foundation_move,
+    is_classic,
+    kernel_rules,
+    position_keys,
+    state_arrays,
+)
 from .memory import doubled, doubling_overhead, table_zeros
 from .result import Budget
 from .schedule import Schedule
@@ -219,7 +228,7 @@ class DepthFirst:
 
     def root_moves(self) -> list[Move]:
         """The safe moves played at the root, which every winning line of the other searches starts with."""
-        return [Move(int(p)) for p in self.auto_src[: self.meta[M_ROOT_AUTOS]]]
+        return [foundation_move(p) for p in self.auto_src[: self.meta[M_ROOT_AUTOS]].tolist()]
 
     def winning_line(self) -> list[Move]:
         """The moves on the stack, safe moves included, in play order."""
@@ -229,7 +238,7 @@ class DepthFirst:
         lists = (self.path_src[:depth].tolist(), self.path_dst[:depth].tolist(), self.path_autos[:depth].tolist())
         for src, dst, safe in zip(*lists, strict=True):
             moves.append(engine_move(src, dst))
-            moves += [Move(next(autos)) for _ in range(safe)]
+            moves += [foundation_move(next(autos)) for _ in range(safe)]
         return moves
 
     def run(
