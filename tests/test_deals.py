@@ -162,3 +162,13 @@ def test_vineyard_gives_piles_1_and_2_six_cards_and_martha_founds_the_aces():
     assert [len(p) for p in deal(GAMES["vineyard"], 9).piles] == [6, 6] + [5] * 8
     assert deal(GAMES["martha"], 9).foundations == (1, 1, 1, 1)
     assert len(deal(GAMES["castles-in-spain"], 9).down) == 39 and len(deal(GAMES["martha"], 9).down) == 24
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_s_deals_are_valid_boards(name):
+    """deal() leaves validation to solve(), which checks every board it is given: here, that a deal of
+    each game holds its whole deck, once (twice with two decks), with its foundations as founded."""
+    rules = GAMES[name]
+    for number in (1, 2, 3, 617, 31999, 32000, 123456):
+        board = deal(rules, number)
+        assert board.validate(rules) == board  # validate() raises BoardError at the first fault

@@ -178,7 +178,9 @@ def apply_move(board: Board, move: Move, rules: Rules) -> Board:
         foundations[suit_of(cards[0])] -= 1  # worrying back: only where foundations build up
     else:
         piles[move.source] = piles[move.source][: -move.count]
-        down = down - set(piles[move.source][-1:])  # the card uncovered is turned face up
+        uncovered = piles[move.source][-1:]
+        if uncovered and uncovered[0] in down:  # the card uncovered is turned face up
+            down = down - set(uncovered)
     if move.target is None:
         foundations[_taking_foundation(board, cards[0], rules)] = rank_of(cards[0])
     else:

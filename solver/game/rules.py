@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, fields, replace
+from functools import cache
 
 from .cards import is_red, rank_of, suit_of
 
@@ -108,7 +109,7 @@ class Rules:
 
     def digest(self) -> str:
         """16 hex digits that tell these rules from any others: two rules files of one name, say."""
-        return hashlib.sha256(self.changes_text().encode()).hexdigest()[:16]
+        return _digest(self)
 
     def can_host(self, host: int | None, card: int) -> bool:
         """Whether ``card`` may be put on ``host``, the top card of a pile (None: an empty pile).
@@ -414,3 +415,8 @@ def get_rules(name: str) -> Rules:
     raise UnknownGameError(
         f"unknown game {name!r}; known games: {', '.join(GAMES)} (or a variant's rules file, FILE.toml)"
     )
+
+
+@cache  # a batch record carries the digest: once per rules, not once per deal
+def _digest(rules: Rules) -> str:
+    return hashlib.sha256(rules.changes_text().encode()).hexdigest()[:16]
