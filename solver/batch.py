@@ -34,6 +34,7 @@ from .records import (
     encode,
     format_of,
     header,
+    iter_records,
     latest_records,
     read_ledger,
     read_records,
@@ -203,18 +204,26 @@ def check_output(output: Path) -> None:
 
 @dataclass(frozen=True)
 class BatchOutcome:
-    """What a batch decided of the deals asked for: the tally, each deal's solve time, and where the
-    records are (:meth:`records` reads them whole)."""
+    """What a batch decided of the deals asked for: the tally, and each deal's verdict and solve time
+    (its last record's) in arrays sorted by deal; :meth:`records` reads the records themselves."""
 
     numbers: list[int]
     tally: WinRate
-    seconds: np.ndarray  # each deal's (its last record's), in no particular order
+    deals: np.ndarray
+    verdicts: np.ndarray  # codes: indexes into solver.records.VERDICTS
+    seconds: np.ndarray
     output: Path
     game: str
 
-    def records(self) -> list[dict]:
-        """The last record of each deal asked for, in the order asked (reads the whole output)."""
-        latest = latest_records(self.output, self.game)
+    def records(self, verdicts: tuple[str, ...] | None = None) -> list[dict]:
+        """The last record of each deal asked for, in the order asked; only those of ``verdicts`` if given
+        (it reads the whole output, but holds only those)."""
+        wanted = set(self.numbers)
+        latest = {
+            r["deal"]: r
+            for r in iter_records(self.output)
+            if r["game"] == self.game and r["deal"] in wanted and (verdicts is None or r["verdict"] in verdicts)
+        }
         return [latest[n] for n in self.numbers if n in latest]
 
 
@@ -222,7 +231,8 @@ def outcome_of(ledger: Ledger, numbers: list[int], output: Path, game: str) -> B
     """The outcome of the deals ``numbers`` as ``ledger`` records them (the deals it lacks are left out)."""
     latest = ledger.latest(game)
     wanted = np.isin(latest["deal"], np.asarray(numbers, np.int64))
-    return BatchOutcome(numbers, tally_of(latest["verdict"][wanted]), latest["seconds"][wanted], Path(output), game)
+    deals, verdicts, seconds = latest["deal"][wanted], latest["verdict"][wanted], latest["seconds"][wanted]
+    return BatchOutcome(numbers, tally_of(verdicts), deals, verdicts, seconds, Path(output), game)
 
 
 def read_outcome(output: Path, rules: Rules, numbers: list[int]) -> BatchOutcome:

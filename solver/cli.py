@@ -380,7 +380,7 @@ def winrate_command(
         from .html import report_page
 
         command = " ".join(["bakers", *(shlex.quote(arg) for arg in sys.argv[1:])])
-        _write_page(html_file, lambda: report_page(rules, outcome.records(), tally, command), True)
+        _write_page(html_file, lambda: report_page(rules, outcome, command), True)
 
 
 class _Stopped(Exception):

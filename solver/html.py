@@ -12,13 +12,19 @@ from __future__ import annotations
 import html
 import json
 import math
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from .game.board import Board
 from .game.cards import RANK_TEXT
 from .game.engine import apply_move, describe_moves
 from .game.rules import Rules
+from .records import VERDICTS
 from .search.result import Budget, SolveResult
-from .stats import WinRate
+
+if TYPE_CHECKING:
+    from .batch import BatchOutcome
 
 FOUND_BY_WORDS = {
     "depth-first": "the depth-first search",
@@ -102,20 +108,22 @@ def replay_page(board: Board, rules: Rules, result: SolveResult, source: str, bu
     return _page(f"{rules.title}, {source}: {result.verdict}", _REPLAY_BODY, _REPLAY_SCRIPT, data)
 
 
-def _running_rate_svg(records: list[dict]) -> str:
-    """The win rate among decided deals after each deal, in deal order, as an inline SVG."""
+RATE_POINTS = 1000  # points of the running rate drawn at most: a million deals make a page of kilobytes
+
+
+def _running_rate_svg(verdicts: np.ndarray) -> str:
+    """The win rate among decided deals after each deal (verdict codes in deal order, as
+    :data:`solver.records.VERDICTS` numbers them), as an inline SVG."""
     width, height, pad = 640, 220, 40
-    points, won, decided = [], 0, 0
-    for i, record in enumerate(sorted(records, key=lambda r: r["deal"]), 1):
-        won += record["verdict"] == "won"
-        decided += record["verdict"] != "unknown"
-        if decided:
-            points.append((i, won / decided))
+    won = np.cumsum(verdicts == VERDICTS.index("won"))
+    decided = np.cumsum(verdicts != VERDICTS.index("unknown"))
+    shown = np.unique(np.linspace(0, len(verdicts) - 1, min(len(verdicts), RATE_POINTS)).astype(np.int64))
+    points = [(int(i) + 1, won[i] / decided[i]) for i in shown if decided[i]]
     if not points:
         return "<p>No deal decided yet.</p>"
     low = min(rate for _, rate in points)
     low = max(0.0, math.floor(low * 20) / 20 - 0.05)
-    n = max(len(records), 2)
+    n = max(len(verdicts), 2)
 
     def xy(i: int, rate: float) -> str:
         x = pad + (width - 2 * pad) * (i - 1) / (n - 1)
@@ -132,17 +140,15 @@ def _running_rate_svg(records: list[dict]) -> str:
         f'<svg class="plot" viewBox="0 0 {width} {height}" role="img" aria-label="running win rate">'
         f'<rect x="{pad}" y="{pad}" width="{width - 2 * pad}" height="{height - 2 * pad}" class="frame"/>'
         f'<polyline points="{line}" class="rate"/>{ticks}'
-        f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle">deals, in order (1 to {len(records)})</text>'
+        f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle">deals, in order (1 to {len(verdicts)})</text>'
         "</svg>"
     )
 
 
-def _histogram_svg(records: list[dict]) -> str:
+def _histogram_svg(seconds: np.ndarray) -> str:
     """Solve times on a log scale (decades from 1 ms), as an inline SVG bar chart."""
     edges = [0.001 * 10 ** (k / 2) for k in range(0, 12)]  # 1 ms .. ~300 s, half decades
-    counts = [0] * (len(edges) + 1)
-    for record in records:
-        counts[sum(record["seconds"] >= e for e in edges)] += 1
+    counts = np.bincount(np.searchsorted(edges, seconds, side="right"), minlength=len(edges) + 1).tolist()
     labels = ["<1 ms"] + [_seconds_label(e) for e in edges]
     width, height, pad, top = 640, 220, 40, max(counts) or 1
     bar = (width - 2 * pad) / len(counts)
@@ -165,14 +171,16 @@ def _seconds_label(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.0f} s"
 
 
-def report_page(rules: Rules, records: list[dict], tally: WinRate, command: str) -> str:
+def report_page(rules: Rules, outcome: BatchOutcome, command: str) -> str:
     """One page for a batch: the win rate and its interval, the running rate, the solve times, and the
     lost and unknown deals, each with the command that shows it."""
+    tally = outcome.tally
     low, high = tally.interval
-    rate = "n/a" if tally.won + tally.lost == 0 else f"{100 * tally.rate:.2f}%"
+    rate = "n/a" if tally.won + tally.lost == 0 else f"{100 * tally.rate:.{tally.digits()}f}%"
+    notable = outcome.records(verdicts=("lost", "unknown"))  # a million won deals need not be read whole
     rows = []
     for verdict in ("lost", "unknown"):
-        chosen = sorted((r for r in records if r["verdict"] == verdict), key=lambda r: r["deal"])
+        chosen = [r for r in notable if r["verdict"] == verdict]
         items = "".join(
             f"<li><b>{r['deal']}</b> {html.escape(r.get('reason') or r.get('found_by') or '')}, "
             f"{r['seconds']:.2f} s: <code>bakers solve --game {html.escape(rules.name)} --deal {r['deal']} "
@@ -181,16 +189,17 @@ def report_page(rules: Rules, records: list[dict], tally: WinRate, command: str)
         )
         heading = f"<h2>{verdict.capitalize()} deals ({len(chosen)})</h2>"
         rows.append(f"{heading}<ul class='deals'>{items or '<li>none</li>'}</ul>")
+    digits = tally.digits()
     body = (
-        f"<h1>{html.escape(rules.title)}: {len(records)} deals</h1>"
+        f"<h1>{html.escape(rules.title)}: {tally.deals} deals</h1>"
         f"<p class='rules'>{html.escape(rules.describe())}</p>"
         f"<p class='headline'>won <b>{tally.won}</b>, lost <b>{tally.lost}</b>, unknown <b>{tally.unknown}</b>; "
         f"win rate among decided deals <b>{rate}</b>, 95% Wilson interval "
-        f"<b>[{100 * low:.2f}%, {100 * high:.2f}%]</b> (an unknown deal counts as lost for the lower bound "
-        f"and as won for the upper)</p>"
+        f"<b>[{100 * low:.{digits}f}%, {100 * high:.{digits}f}%]</b> (an unknown deal counts as lost for the "
+        f"lower bound and as won for the upper)</p>"
         f"<p>Command: <code>{html.escape(command)}</code></p>"
-        f"<h2>The win rate after each deal</h2>{_running_rate_svg(records)}"
-        f"<h2>Solve times</h2>{_histogram_svg(records)}" + "".join(rows)
+        f"<h2>The win rate after each deal</h2>{_running_rate_svg(outcome.verdicts)}"
+        f"<h2>Solve times</h2>{_histogram_svg(outcome.seconds)}" + "".join(rows)
     )
     return _page(f"{rules.title}: win rate", body, "", None)
 

@@ -160,21 +160,25 @@ def _table_row(fields: list[str]) -> dict:
 def read_records(path: Path) -> list[dict]:
     """Every record in ``path``, in file order, as dicts (a table's rows carry its identity's fields); a
     torn last line is cut off the file.  For tables and plots: a resume reads a :class:`Ledger` instead."""
+    return list(iter_records(path))
+
+
+def iter_records(path: Path) -> Iterator[dict]:
+    """The records of ``path`` one at a time, as :func:`read_records` gives them, from a stream."""
     path = Path(path)
     lines = lines_of(path)
-    records = []
     if format_of(path) == TABLE:
         identity = _table_identity(path, lines)
         if identity is None:
-            return []
+            return
         shared = {"game": identity.game, "rules": identity.rules, "layout": identity.layout}
         shared |= {"thoughtful": True} if identity.thoughtful else {}
         for line_no, line in lines:
             try:
-                records.append({**shared, **_table_row(line.decode().rstrip("\n").split("\t"))})
+                yield {**shared, **_table_row(line.decode().rstrip("\n").split("\t"))}
             except (ValueError, UnicodeDecodeError):
                 raise _bad_line(path, line_no) from None
-        return records
+        return
     for line_no, line in lines:
         if not line.strip():
             continue
@@ -183,8 +187,7 @@ def read_records(path: Path) -> list[dict]:
             record["game"], record["deal"], record["verdict"]  # noqa: B018 -- the fields a record must have
         except (ValueError, KeyError, TypeError):
             raise _bad_line(path, line_no) from None
-        records.append(record)
-    return records
+        yield record
 
 
 def latest_records(path: Path, game: str) -> dict[int, dict]:

@@ -120,3 +120,21 @@ def test_a_browser_steps_the_replay_to_the_end_with_every_card_up(tmp_path):
     shot = tmp_path / "replay.png"
     headless(binary, f"--screenshot={shot}", f"file://{path}#step=20")
     assert shot.stat().st_size > 10_000 and shot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_large_batch_s_report_draws_a_bounded_running_rate():
+    """A million deals would draw a million points: the page keeps at most RATE_POINTS, and the last is
+    the rate over every deal."""
+    import numpy as np
+
+    from solver.html import RATE_POINTS, _histogram_svg, _running_rate_svg
+
+    verdicts = np.zeros(100_000, dtype=np.int64)
+    verdicts[::50] = 1  # lost: 2%
+    verdicts[7] = 2  # one unknown
+    svg = _running_rate_svg(verdicts)
+    points = svg.split('points="')[1].split('"')[0].split()
+    assert 2 <= len(points) <= RATE_POINTS and "1 to 100000" in svg
+    assert points[-1].startswith(f"{40 + 560:.1f},")  # the last deal, at the right edge
+    histogram = _histogram_svg(np.array([0.0005, 0.002, 0.002, 5.0]))
+    assert "<title>2</title>" in histogram and histogram.count("<title>1</title>") == 2
