@@ -19,16 +19,16 @@ from solver.kernels import beam as B
 from solver.kernels import codes as K
 from solver.kernels import position as P
 from solver.search import LOST, WON, Budget, Schedule, solve
-from solver.search.arrays import is_classic
+from solver.search.arrays import runs_beams
 from solver.search.beam import Beam, beam_root, beam_search
 from solver.search.dfs import DepthFirst
 
-CLASSIC = [g for g in GAMES if is_classic(GAMES[g])]  # the capacity test, walks and beams apply
+BEAMED = [g for g in GAMES if runs_beams(GAMES[g])]  # one deck, every card face up
 
 NO_MARKS = np.zeros(1 << 10, dtype=np.uint64)  # a depth-first table that marks nothing lost
 
 
-@pytest.mark.parametrize("game", CLASSIC)
+@pytest.mark.parametrize("game", BEAMED)
 def test_beam_wins_replay_and_only_on_won_deals(game):
     """Narrow beams on 300 corpus deals: each line found is a legal win of a deal the reference wins."""
     counts = {"won": 0, "found": 0, "lost": 0}
@@ -38,8 +38,10 @@ def test_beam_wins_replay_and_only_on_won_deals(game):
         if line is not None:
             assert d.won and is_solution(d.board, line, d.rules), d.board.to_text()
             counts["found"] += 1
-    # A beam of 4 is no complete search, but it finds nearly every small win (>= 98% when written).
-    assert counts["lost"] >= 50 and counts["found"] >= 0.9 * counts["won"], counts
+    # A beam of 4 is no complete search, but it finds nearly every small win (>= 98% of the classic games'
+    # when written; 85-90% of those of the games with redeals, whose lines are longer).
+    share = 0.8 if GAMES[game].redeals else 0.9
+    assert counts["lost"] >= 50 and counts["found"] >= share * counts["won"], counts
 
 
 @pytest.mark.parametrize("game", ["bakers-dozen", "spanish-patience-ii"])
@@ -69,14 +71,14 @@ def test_beam_skips_positions_the_depth_first_search_proved_lost():
         if status != K.LOST or run.meta[K.M_NODES] < 20:
             continue
         root, in_play, _ = beam_root(board, rules)
-        assert Beam(root, in_play, rules, 64, Schedule().beam_branching).expand(1, NO_MARKS) > 0
+        assert Beam(root, in_play, 0, rules, 64, Schedule().beam_branching).expand(1, NO_MARKS) > 0
         root, in_play, _ = beam_root(board, rules)
-        assert Beam(root, in_play, rules, 64, Schedule().beam_branching).expand(1, run.table) == 0
+        assert Beam(root, in_play, 0, rules, 64, Schedule().beam_branching).expand(1, run.table) == 0
         checked += 1
     assert checked >= 5, checked
 
 
-@pytest.mark.parametrize("game", CLASSIC)
+@pytest.mark.parametrize("game", BEAMED)
 def test_solve_with_early_beams_agrees_with_reference_search(game):
     """Beams after every few depth-first positions: verdicts unchanged, and some wins come from beams."""
     schedule = Schedule(run_nodes=4, beam_first_after=4, beam_first_width=2)

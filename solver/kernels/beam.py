@@ -9,10 +9,17 @@ the only way to a win -- so it never proves a loss: it only ever says "won",
 and its line is replayed by the reference engine like every other.
 
 It prunes with what is already proved: safe foundation moves are played
-after every move (as in the depth-first search), positions the first
-relaxation calls dead are dropped, and so are positions the depth-first
-search's table marks lost.  None of that can turn a win into a loss; it only
-saves the beam room.
+after every move (as in the depth-first search, where their rule holds: no
+worrying back, no redeal left), positions the first relaxation calls dead
+are dropped (where its proof holds: no redeal left), and so are positions
+the depth-first search's table marks lost (its keys are the beam's).  None
+of that can turn a win into a loss; it only saves the beam room.
+
+It runs in every one-deck game without face-down cards (``arrays.runs_beams``):
+its moves are the depth-first search's (``position.generate_moves``: any
+building rule, runs, a redeal with the redeals left each position keeps).
+Where a redeal may come, the score drops its term for cards still where they
+were dealt, since a redeal re-cuts every pile.
 
 Score (higher is better): four points per card up, minus four per card that
 lies above a lower card of its own suit in its pile (it must find a host
@@ -44,8 +51,17 @@ import numpy as np
 from numba import njit
 
 from .capacity import prefix_length
-from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, MAX_CARDS, META_SIZE, SAFE_LOW, copy_into
-from .position import apply_move, generate_moves, play_safe_moves, relaxed_dead, undo_move, undo_safe_moves
+from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, M_REDEALS, REDEAL, SAFE_OFF, copy_into
+from .position import (
+    apply_move,
+    generate_moves,
+    play_safe_moves,
+    redeal,
+    relaxed_dead,
+    undo_move,
+    undo_redeal,
+    undo_safe_moves,
+)
 from .table import LOST_MARK, table_info, table_lookup
 
 TIE_BITS = 10  # low bits of a candidate's key that break ties at random
@@ -72,7 +88,7 @@ def dealt_cards(board, heights, found, origin, origin_heights):
 
 
 @njit(cache=True)
-def score(board, heights, found, dealt, lowest):
+def score(board, heights, found, dealt, lowest, dealt_weight):
     """The beam's estimate of how promising a position is (module text); ``lowest``: room for 4 ints."""
     up = found[0] + found[1] + found[2] + found[3]
     blocked = 0
@@ -92,7 +108,7 @@ def score(board, heights, found, dealt, lowest):
                 nearest, at = need, i
         if h > 0:
             dig += h - 1 - at
-    return 4 * up - 4 * blocked - dig - 2 * dealt
+    return 4 * up - 4 * blocked - dig - dealt_weight * dealt
 
 
 @njit(cache=True)
@@ -111,15 +127,20 @@ def _seen(cache, key):
 
 
 @njit(cache=True)
-def beam_level(level, n, next_level, record, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights):
+def beam_level(
+    level, n, next_level, record, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, dealt_weight
+):
     """Expand the ``n`` positions of ``level``; keep the best ``width`` children as ``next_level``.
 
     Returns the next level's size, or -1 when a move wins (``stats`` then says
     which position and move).  ``record`` (parent, source, target) says how
     each kept child was reached, for the winning line.  ``origin``: the beam's
-    root, against which prefixes count."""
+    root, against which prefixes count; ``dealt_weight``: the score's points off per card still
+    where it was dealt (0 where a redeal may come: it re-cuts the piles, and the prefixes mean nothing)."""
     here, lowest = np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.int32)
-    count = _candidates(level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest)
+    count = _candidates(
+        level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest, dealt_weight
+    )
     if count < 0:
         return -1
     kept = _choose(cands.key, cands.abstract, count, cands.chosen, cands.abstract_slots, cands.abstract_counts)
@@ -127,53 +148,84 @@ def beam_level(level, n, next_level, record, rules, zob, seen, dfs_table, cands,
     for k in range(kept):
         c = cands.chosen[k]
         e, src, dst = cands.parent[c], cands.src[c], cands.dst[c]
-        _keep(level, next_level, k, e, src, dst, rules.worry, zob, work)
+        _keep(level, next_level, k, e, src, dst, rules, zob, work)
         parent[k], move_src[k], move_dst[k] = e, src, dst
     return kept
 
 
+@njit(cache=True)
+def _play(board, hs, found, rules, zob, keys, meta, src, dst, work):
+    """Play a move of the beam (a redeal too), then the safe moves it lets through where they hold (no
+    worrying back, no redeal left: solver/kernels/position.py); returns the card moved and how many safe
+    moves were played, for ``_take_back``."""
+    if src == REDEAL:
+        redeal(board, hs, zob, keys, meta, work.saved, work.scratch)
+        card = np.int64(0)
+    else:
+        card = apply_move(board, hs, found, zob, keys, meta, src, dst)
+    meta[M_AUTO_TOP] = 0
+    autos = np.int64(0)
+    if rules.safe != SAFE_OFF and not rules.worry and meta[M_REDEALS] == 0:
+        autos = play_safe_moves(board, hs, found, zob, keys, meta, work.auto_src, work.auto_card, np.int64(rules.safe))
+    return card, autos
+
+
+@njit(cache=True)
+def _take_back(board, hs, found, zob, keys, meta, src, dst, card, autos, work):
+    """Undo ``_play``."""
+    undo_safe_moves(board, hs, found, zob, keys, meta, work.auto_src, work.auto_card, autos)
+    if src == REDEAL:
+        undo_redeal(board, hs, zob, keys, meta, work.saved, work.scratch)
+    else:
+        undo_move(board, hs, found, zob, keys, meta, src, dst, card)
+
+
 @njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
-def _candidates(level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest):
+def _candidates(
+    level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest, dealt_weight
+):
     """The level's children worth keeping, scored, as candidates; how many, or -1 when a move wins."""
-    boards, heights, founds, in_play, keys = level
-    worry = rules.worry
+    boards, heights, founds, in_play, redeals, keys = level
     cand_parent, cand_src, cand_dst = cands.parent, cands.src, cands.dst
     cand_key, cand_abstract = cands.key, cands.abstract
-    moves_src, moves_dst, scratch, meta, auto_src, auto_card = work
+    moves_src, moves_dst, scratch, meta = work.moves_src, work.moves_dst, work.scratch, work.meta
     count = 0
-    rule = np.int64(SAFE_LOW)  # beams run in the games of rank building only (arrays.is_classic)
     for e in range(n):
         board, hs, found = boards[e], heights[e], founds[e]
         meta[M_IN_PLAY] = in_play[e]
+        meta[M_REDEALS] = redeals[e]
         # The position as its own origin: every card counts as dealt, since the beam ranks children itself.
         start = noise = np.int64(0)
         m = generate_moves(board, hs, found, rules, moves_src, moves_dst, start, scratch, noise, meta, board, hs)
         for i in range(m):
             src, dst = np.int64(moves_src[i]), np.int64(moves_dst[i])
             here[0], here[1] = keys[e, 0], keys[e, 1]
-            meta[M_AUTO_TOP] = 0
-            card = apply_move(board, hs, found, zob, here, meta, src, dst)
-            autos = 0 if worry else play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, rule)
+            card, autos = _play(board, hs, found, rules, zob, here, meta, src, dst, work)
             stats[B_NODES] += 1
             if meta[M_IN_PLAY] == 0:
                 stats[B_WON_PARENT], stats[B_WON_SRC], stats[B_WON_DST] = e, src, dst
-                undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
-                undo_move(board, hs, found, zob, here, meta, src, dst, card)
+                _take_back(board, hs, found, zob, here, meta, src, dst, card, autos, work)
                 return -1
             fresh = not _seen(seen, here[0])
             if fresh:
                 slot = table_lookup(dfs_table, here[0], here[1])
                 fresh = slot < 0 or table_info(dfs_table, slot) != LOST_MARK
             room = count < cand_key.shape[0]
-            if fresh and room and not relaxed_dead(board, hs, found, rules, scratch):
+            if fresh and room and not _dead(board, hs, found, rules, scratch, meta):
                 dealt, cand_abstract[count] = dealt_cards(board, hs, found, origin, origin_heights)
                 cand_parent[count], cand_src[count], cand_dst[count] = e, src, dst
                 tie = np.random.randint(0, 1 << TIE_BITS)
-                cand_key[count] = (np.int64(score(board, hs, found, dealt, lowest)) << TIE_BITS) + tie
+                cand_key[count] = (np.int64(score(board, hs, found, dealt, lowest, dealt_weight)) << TIE_BITS) + tie
                 count += 1
-            undo_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, autos)
-            undo_move(board, hs, found, zob, here, meta, src, dst, card)
+            _take_back(board, hs, found, zob, here, meta, src, dst, card, autos, work)
     return count
+
+
+@njit(cache=True)
+def _dead(board, hs, found, rules, scratch, meta):
+    """The first relaxation's verdict where its proof holds, no redeal left (position.py); elsewhere False:
+    a child kept for nothing only costs the beam room."""
+    return rules.dead and meta[M_REDEALS] == 0 and relaxed_dead(board, hs, found, rules, scratch)
 
 
 @njit(cache=True)
@@ -239,22 +291,21 @@ def _sift_down(heap, keys, i, size):
 
 
 @njit(cache=True)
-def _keep(level, next_level, slot, e, src, dst, worry, zob, work):
+def _keep(level, next_level, slot, e, src, dst, rules, zob, work):
     """Write position ``e``'s child by move src -> dst (and the safe moves after it) at ``slot`` of the next level."""
-    boards, heights, founds, in_play, keys = level
-    next_boards, next_heights, next_founds, next_in_play, next_keys = next_level
-    meta, auto_src, auto_card = work.meta, work.auto_src, work.auto_card
+    boards, heights, founds, in_play, redeals, keys = level
+    next_boards, next_heights, next_founds, next_in_play, next_redeals, next_keys = next_level
+    meta = work.meta
     _copy_2d(next_boards[slot], boards[e])
     copy_into(next_heights[slot], heights[e])
     copy_into(next_founds[slot], founds[e])
     copy_into(next_keys[slot], keys[e])
     meta[M_IN_PLAY] = in_play[e]
+    meta[M_REDEALS] = redeals[e]
     board, hs, found, here = next_boards[slot], next_heights[slot], next_founds[slot], next_keys[slot]
-    apply_move(board, hs, found, zob, here, meta, np.int64(src), np.int64(dst))
-    if not worry:
-        meta[M_AUTO_TOP] = 0
-        play_safe_moves(board, hs, found, zob, here, meta, auto_src, auto_card, np.int64(SAFE_LOW))
+    _play(board, hs, found, rules, zob, here, meta, np.int64(src), np.int64(dst), work)
     next_in_play[slot] = meta[M_IN_PLAY]
+    next_redeals[slot] = meta[M_REDEALS]
 
 
 @njit(cache=True)
@@ -264,23 +315,22 @@ def _copy_2d(dst, src):
 
 
 @njit(cache=True)
-def replay(board, heights, found, in_play, worry, zob, line_src, line_dst, out_src, out_dst):
+def replay(board, heights, found, in_play, redeals, rules, zob, line_src, line_dst, out_src, out_dst, work):
     """Play a line of the beam's moves from the root, writing each move and then the safe moves it
     lets through (``out_dst`` -1: to a foundation); returns how many moves were written."""
-    meta = np.zeros(META_SIZE, dtype=np.int64)
+    meta = work.meta
+    meta[:] = 0
     meta[M_IN_PLAY] = in_play
+    meta[M_REDEALS] = redeals
     keys = np.zeros(2, dtype=np.uint64)
-    auto_src = np.zeros(MAX_CARDS, dtype=np.int16)  # a card goes up at most once on a line
-    auto_card = np.zeros(MAX_CARDS, dtype=np.int16)
     n = 0
-    rule = np.int64(SAFE_LOW)
     for i in range(line_src.shape[0]):
-        apply_move(board, heights, found, zob, keys, meta, np.int64(line_src[i]), np.int64(line_dst[i]))
+        _, autos = _play(
+            board, heights, found, rules, zob, keys, meta, np.int64(line_src[i]), np.int64(line_dst[i]), work
+        )
         out_src[n], out_dst[n] = line_src[i], line_dst[i]
         n += 1
-        meta[M_AUTO_TOP] = 0
-        autos = 0 if worry else play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rule)
         for a in range(autos):
-            out_src[n], out_dst[n] = auto_src[a], FOUNDATION
+            out_src[n], out_dst[n] = work.auto_src[a], FOUNDATION
             n += 1
     return n

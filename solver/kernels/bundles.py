@@ -83,12 +83,14 @@ class Walk(NamedTuple):
 
 
 class Level(NamedTuple):
-    """One level of a beam (solver/kernels/beam.py): its positions, each with its cards in play and hashes."""
+    """One level of a beam (solver/kernels/beam.py): its positions, each with its cards in play, redeals
+    left and hashes."""
 
     boards: np.ndarray
     heights: np.ndarray
     founds: np.ndarray
     in_play: np.ndarray
+    redeals: np.ndarray
     keys: np.ndarray
 
 
@@ -114,3 +116,4 @@ class MoveScratch(NamedTuple):
     meta: np.ndarray  # ``codes.M_*`` slots
     auto_src: np.ndarray
     auto_card: np.ndarray
+    saved: np.ndarray  # the pile heights a redeal cut, to take it back (``position.undo_redeal``)

@@ -48,7 +48,7 @@ def safe_rule(rules: Rules) -> int:
 
 def is_classic(rules: Rules) -> bool:
     """Build down by rank, one card at a time, no redeal: the premises of the capacity test, the suit-blind
-    walks (solver/kernels/capacity.py, suitblind.py) and the beam, which stay off elsewhere."""
+    walks (solver/kernels/capacity.py, suitblind.py), which stay off elsewhere."""
     return (
         rules.build == BUILD_RANK
         and not rules.both_ways
@@ -56,6 +56,13 @@ def is_classic(rules: Rules) -> bool:
         and not rules.redeals
         and rules.decks == 1  # their proofs and keys are written for one deck
     )
+
+
+def runs_beams(rules: Rules) -> bool:
+    """Where beams run (solver/kernels/beam.py): one deck, since a beam's positions hold four foundations,
+    and every card face up, since it does not track face-down ones.  A beam proves nothing lost and its
+    lines are replayed, so it needs no proof: any building rule, runs and redeals are welcome."""
+    return rules.decks == 1 and not rules.face_down_rows
 
 
 def kernel_rules(rules: Rules) -> KernelRules:

@@ -12,29 +12,40 @@ from ..game.engine import Move
 from ..game.rules import Rules
 from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
-from ..kernels.codes import M_IN_PLAY, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE, SAFE_LOW
+from ..kernels.codes import M_IN_PLAY, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE, SAFE_OFF
 from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash
-from .arrays import ZOBRIST, engine_move, foundation_move, kernel_rules, state_arrays
+from .arrays import engine_move, foundation_move, kernel_rules, position_keys, safe_rule, state_arrays
 from .schedule import Schedule
+
+DEALT_WEIGHT = 2  # the score's points off per card still where it was dealt (solver/kernels/beam.py)
 
 
 class Beam:
     """The arrays of one beam search: two levels, the candidates, the lossy set."""
 
     def __init__(
-        self, root: tuple[np.ndarray, np.ndarray, np.ndarray], in_play: int, rules: Rules, width: int, branching: int
+        self,
+        root: tuple[np.ndarray, np.ndarray, np.ndarray],
+        in_play: int,
+        redeals: int,
+        rules: Rules,
+        width: int,
+        branching: int,
     ):
         board, heights, found = root
-        self.kr, self.width = kernel_rules(rules), width
+        self.kr, self.zob, self.width = kernel_rules(rules), position_keys(rules), width
         self.origin, self.origin_heights = board.copy(), heights.copy()  # where cards were dealt, for the score
+        # A redeal re-cuts the piles: where one may come, cards "still where they were dealt" mean nothing.
+        self.dealt_weight = 0 if rules.redeals else DEALT_WEIGHT
         self.boards = np.zeros((2, width, *board.shape), dtype=board.dtype)
         self.heights = np.zeros((2, width, heights.size), dtype=heights.dtype)
         self.founds = np.zeros((2, width, 4), dtype=found.dtype)
         self.in_play = np.zeros((2, width), dtype=np.int64)
+        self.redeals = np.zeros((2, width), dtype=np.int64)
         self.keys = np.zeros((2, width, 2), dtype=np.uint64)
         self.boards[0, 0], self.heights[0, 0], self.founds[0, 0] = root
-        self.in_play[0, 0] = in_play
-        self.keys[0, 0] = position_hash(board, heights, ZOBRIST, 0, 0)
+        self.in_play[0, 0], self.redeals[0, 0] = in_play, redeals
+        self.keys[0, 0] = position_hash(board, heights, self.zob, redeals, 0)  # the depth-first search's keys
         room = width * branching
         slots = 1 << (2 * width - 1).bit_length()  # at most half full: few kept positions share a slot
         self.candidates = Candidates(
@@ -55,12 +66,13 @@ class Beam:
             meta=np.zeros(META_SIZE, dtype=np.int64),
             auto_src=np.zeros(MAX_CARDS, dtype=np.int16),  # a card goes up at most once on a path
             auto_card=np.zeros(MAX_CARDS, dtype=np.int16),
+            saved=np.zeros(heights.size, dtype=heights.dtype),
         )
         self.stats = np.zeros(kernel.STATS_SIZE, dtype=np.int64)
         self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # how each level's positions were reached
 
     def _level(self, i: int) -> Level:
-        return Level(self.boards[i], self.heights[i], self.founds[i], self.in_play[i], self.keys[i])
+        return Level(self.boards[i], self.heights[i], self.founds[i], self.in_play[i], self.redeals[i], self.keys[i])
 
     def expand(self, n: int, dfs_table: np.ndarray) -> int:
         """Expand level ``len(levels)`` (``n`` positions) into the next; its size, or -1 on a win."""
@@ -68,8 +80,8 @@ class Beam:
         nxt = 1 - cur
         record = (np.zeros(self.width, dtype=np.int32), *(np.zeros(self.width, dtype=np.int16) for _ in "sd"))
         n = kernel.beam_level(
-            self._level(cur), n, self._level(nxt), record, self.kr, ZOBRIST, self.seen, dfs_table, self.candidates,
-            self.work, self.stats, self.origin, self.origin_heights,
+            self._level(cur), n, self._level(nxt), record, self.kr, self.zob, self.seen, dfs_table, self.candidates,
+            self.work, self.stats, self.origin, self.origin_heights, self.dealt_weight,
         )  # fmt: skip
         if n >= 0:
             self.levels.append(record)
@@ -94,7 +106,7 @@ def seen_slots(width: int, branching: int) -> int:
 def beam_bytes(board: np.ndarray, cards: int, width: int, schedule: Schedule) -> int:
     """Memory of a beam of this width over ``board``'s arrays, with the record of its levels."""
     branching = schedule.beam_branching
-    per_position = 2 * (2 * board.size + 4 * board.shape[0] + 16 + 8 + 16)  # two levels
+    per_position = 2 * (2 * board.size + 4 * board.shape[0] + 16 + 8 + 8 + 16)  # two levels
     per_candidate = 4 + 2 + 2 + 8 + 8  # parent, move, key, abstract key
     choosing = 8 + 4 * 12 + 8 * kernel.RANKED  # the kept, the abstract counts, the ranking's heap
     levels = 8 * schedule.beam_levels_per_card * cards
@@ -103,15 +115,17 @@ def beam_bytes(board: np.ndarray, cards: int, width: int, schedule: Schedule) ->
 
 
 def beam_root(board: Board, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int, list[Move]]:
-    """Where beams start: the deal after its safe moves, as state arrays; the cards in play; those moves."""
+    """Where beams start: the deal after its safe moves (where they hold: no worrying back, no redeal
+    left), as state arrays; the cards in play; those moves."""
     piles, heights, found = state_arrays(board, rules)
     meta = np.zeros(META_SIZE, dtype=np.int64)
     meta[M_IN_PLAY] = board.cards_in_play()
-    keys = position_hash(piles, heights, ZOBRIST, 0, 0)
+    keys = position_hash(piles, heights, position_keys(rules), board.redeals, 0)
     auto_src, auto_card = np.zeros(MAX_CARDS, dtype=np.int16), np.zeros(MAX_CARDS, dtype=np.int16)
     autos = 0
-    if not rules.worrying_back:
-        autos = play_safe_moves(piles, heights, found, ZOBRIST, keys, meta, auto_src, auto_card, SAFE_LOW)
+    rule = safe_rule(rules)
+    if rule != SAFE_OFF and board.redeals == 0:
+        autos = play_safe_moves(piles, heights, found, position_keys(rules), keys, meta, auto_src, auto_card, rule)
     return (piles, heights, found), int(meta[M_IN_PLAY]), [foundation_move(p) for p in auto_src[:autos].tolist()]
 
 
@@ -129,7 +143,7 @@ def beam_search(
     (piles, heights, found), in_play, root_moves = beam_root(board, rules)
     if in_play == 0:
         return root_moves, 0
-    beam = Beam((piles, heights, found), in_play, rules, width, schedule.beam_branching)
+    beam = Beam((piles, heights, found), in_play, board.redeals, rules, width, schedule.beam_branching)
     n = 1
     while n > 0 and len(beam.levels) < schedule.beam_levels_per_card * board.cards_in_play():
         if deadline is not None and time.perf_counter() > deadline:
@@ -142,6 +156,17 @@ def beam_search(
     out_src = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)  # each move, and at most every card up safely
     out_dst = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)
     count = kernel.replay(
-        piles, heights, found, in_play, rules.worrying_back, ZOBRIST, line_src, line_dst, out_src, out_dst
+        piles,
+        heights,
+        found,
+        in_play,
+        board.redeals,
+        beam.kr,
+        beam.zob,
+        line_src,
+        line_dst,
+        out_src,
+        out_dst,
+        beam.work,
     )
     return root_moves + [engine_move(out_src[i], out_dst[i]) for i in range(count)], generated

@@ -23,7 +23,7 @@ from ..kernels.cache import is_warm
 from ..kernels.codes import LOST as K_LOST
 from ..kernels.codes import WON as K_WON
 from ..kernels.position import seed_random
-from .arrays import is_classic
+from .arrays import is_classic, runs_beams
 from .beam import beam_bytes, beam_search
 from .dfs import DepthFirst
 from .result import BEAM, CAPACITY, DEPTH_FIRST, LOST, SUIT_BLIND, UNKNOWN, WALK, WON, Budget, Progress, SolveResult
@@ -263,7 +263,7 @@ def solve(
             final_states = budget.states is not None and result.states >= budget.states
             if reason in ("time", "memory") or final_states or one_run:
                 break
-            if is_classic(rules) and result.states >= schedule.beam_due(result.beams):
+            if runs_beams(rules) and result.states >= schedule.beam_due(result.beams):
                 path = _run_beam(board, result, run, budget, deadline, held())
                 if path is not None:
                     status, result.found_by = K_WON, BEAM
