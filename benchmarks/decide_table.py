@@ -26,6 +26,8 @@ HEADER = (
 
 def row(path: Path) -> str:
     ledger = read_ledger(path)  # arrays, not a dict a record: a million-deal file reads in seconds
+    if not ledger.game_names:
+        sys.exit(f"{path} holds no batch record")
     game = ledger.game_names[0]
     latest = ledger.latest(game)  # each deal's last record: a retried deal counts once
     deals, verdicts, seconds = latest["deal"], latest["verdict"], latest["seconds"]

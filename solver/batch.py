@@ -36,6 +36,7 @@ from .records import (
     header,
     iter_records,
     latest_records,
+    mend,
     read_ledger,
     read_records,
     tally_of,
@@ -235,9 +236,12 @@ def outcome_of(ledger: Ledger, numbers: list[int], output: Path, game: str) -> B
     return BatchOutcome(numbers, tally_of(verdicts), deals, verdicts, seconds, Path(output), game)
 
 
-def read_outcome(output: Path, rules: Rules, numbers: list[int]) -> BatchOutcome:
-    """The outcome of ``numbers`` as ``output`` records them, e.g. after a stopped batch."""
-    return outcome_of(read_ledger(Path(output)), numbers, output, rules.name)
+def read_outcome(output: Path, rules: Rules, numbers: list[int], layout: str = RULES_LAYOUT) -> BatchOutcome:
+    """The outcome of ``numbers`` as ``output`` records them, e.g. after a stopped batch; BatchError if it
+    holds records of another batch (another game, other rules, the other layout)."""
+    ledger = read_ledger(Path(output))
+    _check_identity(Path(output), ledger, Identity(rules.name, rules.digest(), layout, bool(rules.face_down_rows)))
+    return outcome_of(ledger, numbers, output, rules.name)
 
 
 def _check_identity(output: Path, ledger: Ledger, mine: Identity) -> None:
@@ -284,6 +288,7 @@ def run_batch(
     with exclusive(output):
         ledger = read_ledger(output)
         _check_identity(output, ledger, mine)
+        mend(output)  # a torn last line, once the whole ones have read as this batch's records
         latest = ledger.latest(rules.name)
         wanted = np.isin(latest["deal"], np.asarray(numbers, np.int64))
         larger = np.array([_larger(budget, b) for b in ledger.budgets] or [False])

@@ -340,13 +340,13 @@ def winrate_command(
         bar.n = tally.deals
         bar.refresh()
 
+    layout = PYSOLFC_LAYOUT if pysolfc_layout else RULES_LAYOUT
     stopped = 0  # the exit status of a run stopped by a signal: 128 + its number
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         if scheduler is None:
             _warm_up()  # where a signal stops it too, with the same summary (nothing decided yet)
         bar = tqdm(total=len(numbers), unit="deal", disable=not progress, dynamic_ncols=True)
-        layout = PYSOLFC_LAYOUT if pysolfc_layout else RULES_LAYOUT
         workers = jobs or os.cpu_count() or 1
         outcome = run_batch(
             rules, numbers, budget, path, workers, scheduler, show, started, layout=layout, shorten=shorten
@@ -355,7 +355,11 @@ def winrate_command(
         raise InputError(str(err)) from None
     except (KeyboardInterrupt, _Stopped) as stop:
         stopped = 128 + (stop.signum if isinstance(stop, _Stopped) else signal.SIGINT)
-        outcome = read_outcome(path, rules, numbers)  # what was decided is in the output, flushed record by record
+        try:  # what was decided is in the output, flushed record by record
+            outcome = read_outcome(path, rules, numbers, layout)
+        except BatchError as err:  # stopped before the batch had checked its output: nothing of it to sum up
+            click.echo(f"Stopped: {err}", err=True)
+            sys.exit(stopped)
     finally:
         if bar is not None:
             bar.close()

@@ -15,6 +15,7 @@ the next open cuts off (:func:`mend`).  A resume reads only what it needs of eac
 from __future__ import annotations
 
 import json
+import math
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -55,9 +56,14 @@ class Identity:
 
     @classmethod
     def of(cls, record: dict) -> Identity:
-        return cls(
+        """A record's identity; ValueError if its fields are not of their types."""
+        identity = cls(
             record["game"], record.get("rules"), record.get("layout", RULES_LAYOUT), record.get("thoughtful", False)
         )
+        strings = (identity.game, identity.layout) + ((identity.rules,) if identity.rules is not None else ())
+        if not all(isinstance(v, str) for v in strings) or not isinstance(identity.thoughtful, bool):
+            raise ValueError("a record's game, rules, layout or thoughtful is not of its type")
+        return identity
 
 
 def header(identity: Identity) -> str:
@@ -77,33 +83,53 @@ def encode(record: dict, fmt: str) -> str:
     return "\t".join("" if row[c] is None else str(row[c]) for c in TABLE_COLUMNS) + "\n"
 
 
-def mend(path: Path, block: int = TAIL_BLOCK) -> None:
-    """Cut a torn last line (a kill mid-write) off ``path``, if it has one; ``block``: bytes read at a time."""
-    if not path.exists():
-        return
-    with open(path, "r+b") as f:
-        end = stop = f.seek(0, 2)
-        keep = 0  # the length of the whole lines
-        while stop > 0:  # back to the last newline, a block at a time
+def whole_length(path: Path, block: int = TAIL_BLOCK) -> int:
+    """The bytes of ``path`` up to its last newline: what a torn last line (a kill mid-write) leaves
+    whole.  Read back from the end, ``block`` bytes at a time."""
+    with open(path, "rb") as f:
+        stop = f.seek(0, 2)
+        while stop > 0:
             start = max(0, stop - block)
             f.seek(start)
             newline = f.read(stop - start).rfind(b"\n")
             if newline >= 0:
-                keep = start + newline + 1
-                break
+                return start + newline + 1
             stop = start
-        if keep < end:
-            f.truncate(keep)
+    return 0
+
+
+def mend(path: Path, block: int = TAIL_BLOCK) -> None:
+    """Cut a torn last line off ``path``, if it has one.  Only a batch does, holding the output's lock and
+    after the whole lines read as records; and only a tail that starts as a record would (a file of
+    something else, however it ends, is refused, never cut)."""
+    if not path.exists():
+        return
+    keep = whole_length(path, block)
+    size = path.stat().st_size
+    if keep == size:
+        return
+    with open(path, "rb") as f:
+        f.seek(keep)
+        tail = f.read(len(TABLE_MARK))
+    if not (tail.startswith(b"{") or TABLE_MARK.encode().startswith(tail[: len(TABLE_MARK)]) or tail[:1].isdigit()):
+        raise BatchError(f"{path}: its last line is no batch record; not touching this file")
+    with open(path, "r+b") as f:
+        f.truncate(keep)
 
 
 def lines_of(path: Path) -> Iterator[tuple[int, bytes]]:
     """(line number from 1, line) for each whole line of ``path``, read as a stream (a million records
-    are 400 MB of JSON), after :func:`mend`; nothing if it does not exist."""
-    mend(path)
+    are 400 MB of JSON); a torn last line is left out, and left where it is.  Nothing if there is no file."""
     if not path.exists():
         return
+    end = whole_length(path)
     with open(path, "rb") as f:
-        yield from enumerate(f, 1)
+        read = 0
+        for number, line in enumerate(f, 1):
+            read += len(line)
+            if read > end:
+                return
+            yield number, line
 
 
 def _bad_line(path: Path, line_no: int) -> BatchError:
@@ -119,7 +145,7 @@ def _table_identity(path: Path, lines: Iterator[tuple[int, bytes]]) -> Identity 
         raise BatchError(f"{path} is not a table of batch records (its first line is not {TABLE_MARK.strip()!r})")
     try:
         fields = json.loads(first[1][len(TABLE_MARK) :])
-        identity = Identity(fields["game"], fields["rules"], fields["layout"], fields.get("thoughtful", False))
+        identity = Identity.of({"rules": fields["rules"], "layout": fields["layout"], **fields})
     except (ValueError, KeyError, TypeError):
         raise _bad_line(path, 1) from None
     second = next(lines, (2, b""))[1]
@@ -212,7 +238,10 @@ class Ledger:
     budget_of: array = field(default_factory=lambda: array("h"))
 
     def add(self, identity: Identity, deal: int, verdict: str, seconds: float, budget: list | None) -> None:
-        """One record's line."""
+        """One record's line; ValueError (or OverflowError) if a field is not what a record holds."""
+        finite = isinstance(seconds, (int, float)) and math.isfinite(seconds)  # OverflowError past a float
+        if not isinstance(deal, int) or not finite or not _is_budget(budget):
+            raise ValueError("a record's deal, seconds or budget is not of its type")
         self.identities.add(identity)
         self.games.append(_index(self.game_names, identity.game))
         self.deals.append(deal)
@@ -236,6 +265,17 @@ class Ledger:
             "seconds": np.asarray(self.seconds, np.float64)[chosen],
             "budget": np.asarray(self.budget_of, np.int64)[chosen],
         }
+
+
+def _is_budget(budget) -> bool:
+    """None (records of old), or seconds, bytes and positions, each a number or None (no limit)."""
+    if budget is None:
+        return True
+    return (
+        isinstance(budget, list)
+        and len(budget) == 3
+        and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in budget)
+    )
 
 
 def _index(values: list, value) -> int:
@@ -264,7 +304,7 @@ def read_ledger(path: Path) -> Ledger:
         try:
             r = json.loads(line)
             ledger.add(Identity.of(r), r["deal"], r["verdict"], r.get("seconds", 0.0), r.get("budget"))
-        except (ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError):
             raise _bad_line(path, line_no) from None
     return ledger
 
@@ -284,7 +324,7 @@ def _read_table_rows(path: Path, lines: Iterator[tuple[int, bytes]], identity: I
                 float(fields[seconds]),
                 [_number(fields[budget], float), _number(fields[budget + 1], int), _number(fields[budget + 2], int)],
             )
-        except ValueError:  # a malformed number, a verdict not in VERDICTS
+        except (ValueError, OverflowError):  # a malformed number, a verdict not in VERDICTS
             raise _bad_line(path, line_no) from None
 
 

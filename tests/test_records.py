@@ -125,13 +125,69 @@ def test_mend_cuts_exactly_the_torn_last_line(tmp_path, block):
     out = tmp_path / "r.jsonl"
     for content, kept in [
         (b"", b""),
-        (b"abc\n", b"abc\n"),
-        (b"abc\ndef", b"abc\n"),
-        (b"abc\n" + b"x" * 50, b"abc\n"),
-        (b"no newline at all", b""),
+        (b"{}\n", b"{}\n"),
+        (b'{"a": 1}\n{"b"', b'{"a": 1}\n'),
+        (b"{}\n" + b"{" + b"x" * 50, b"{}\n"),
+        (b'{"torn first line', b""),
         (b"\n", b"\n"),
-        (b"a\nb\nc\n", b"a\nb\nc\n"),
+        (b"1\twon\n2\tlo", b"1\twon\n"),
+        (b"{}\n# bakers-sol", b"{}\n"),
     ]:
         out.write_bytes(content)
         mend(out, block)
         assert out.read_bytes() == kept, (content, block)
+
+
+def test_a_file_that_ends_in_no_record_is_refused_and_never_cut(tmp_path):
+    """A batch given some other file (notes, a binary) refuses it whole: it never cuts its last line."""
+    for name, content in [("notes.jsonl", b"my notes\nno newline at the end"), ("data.tsv", b"\x00\x01\x02")]:
+        out = tmp_path / name
+        out.write_bytes(content)
+        with pytest.raises(BatchError):
+            run_batch(BD, [1], BUDGET, out)
+        assert out.read_bytes() == content
+
+
+def test_reading_records_writes_nothing_and_reads_a_read_only_file(tmp_path):
+    """Tables, plots and a stopped batch's summary read the output while a batch may be writing it: they
+    leave a torn last line alone, and need no write permission."""
+    out = tmp_path / "bd.jsonl"
+    run_batch(BD, [1, 2], BUDGET, out)
+    out.write_bytes(out.read_bytes() + b'{"game": "bakers-dozen", "de')
+    before = out.read_bytes()
+    out.chmod(0o444)
+    try:
+        assert [r["deal"] for r in read_records(out)] == [1, 2]
+        assert read_outcome(out, BD, [1, 2, 3]).tally.deals == 2
+        assert out.read_bytes() == before
+    finally:
+        out.chmod(0o644)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"game": 1, "deal": 1, "verdict": "won", "seconds": 0.1}',
+        '{"game": "bakers-dozen", "deal": 99999999999999999999999, "verdict": "won", "seconds": 0.1}',
+        '{"game": "bakers-dozen", "deal": 1, "verdict": "won", "seconds": 1e400}',
+        '{"game": "bakers-dozen", "deal": 1, "verdict": "won", "seconds": 1' + "0" * 400 + "}",
+        '{"game": "bakers-dozen", "deal": 1, "verdict": "won", "seconds": 0.1, "budget": [60]}',
+        '{"game": "bakers-dozen", "deal": 1, "verdict": "won", "seconds": 0.1, "budget": ["a", 1, null]}',
+        '{"game": "bakers-dozen", "deal": "1", "verdict": "won", "seconds": 0.1}',
+        '{"game": "bakers-dozen", "deal": 1, "verdict": "won", "seconds": 0.1, "layout": ["x"]}',
+    ],
+)
+def test_a_record_of_the_wrong_types_is_refused_with_its_line(line, tmp_path):
+    out = tmp_path / "bd.jsonl"
+    out.write_text(line + "\n")
+    with pytest.raises(BatchError, match="line 1 is not a batch record"):
+        run_batch(BD, [1], BUDGET, out)
+
+
+def test_a_table_header_of_the_wrong_types_is_refused(tmp_path):
+    out = tmp_path / "bd.tsv"
+    out.write_text(
+        TABLE_MARK + '{"game": "bakers-dozen", "rules": null, "layout": ["x"]}\n' + "\t".join(TABLE_COLUMNS) + "\n"
+    )
+    with pytest.raises(BatchError, match="line 1 is not a batch record"):
+        run_batch(BD, [1], BUDGET, out)
