@@ -240,14 +240,25 @@ class Ledger:
     def add(self, identity: Identity, deal: int, verdict: str, seconds: float, budget: list | None) -> None:
         """One record's line; ValueError (or OverflowError) if a field is not what a record holds."""
         finite = isinstance(seconds, (int, float)) and math.isfinite(seconds)  # OverflowError past a float
-        if not isinstance(deal, int) or not finite or not _is_budget(budget):
-            raise ValueError("a record's deal, seconds or budget is not of its type")
+        if not isinstance(deal, int) or not finite:
+            raise ValueError("a record's deal or seconds is not of its type")
         self.identities.add(identity)
         self.games.append(_index(self.game_names, identity.game))
         self.deals.append(deal)
         self.verdicts.append(VERDICTS.index(verdict))
         self.seconds.append(seconds)
-        self.budget_of.append(_index(self.budgets, None if budget is None else tuple(budget)))
+        self.budget_of.append(self._budget_index(budget))
+
+    def _budget_index(self, budget: list | None) -> int:
+        """``budget``'s index in ``budgets``, checked the first time it is met (a batch has a handful)."""
+        key = None if budget is None else tuple(budget)
+        try:
+            return self.budgets.index(key)
+        except ValueError:
+            if not _is_budget(budget):
+                raise ValueError("a record's budget is not seconds, bytes and positions") from None
+            self.budgets.append(key)
+            return len(self.budgets) - 1
 
     def latest(self, game: str) -> dict[str, np.ndarray]:
         """The last line of each deal of ``game``, in arrays sorted by deal: "deal", "verdict",
@@ -288,7 +299,7 @@ def _index(values: list, value) -> int:
 
 
 def read_ledger(path: Path) -> Ledger:
-    """The :class:`Ledger` of ``path`` (empty if it does not exist); a torn last line is cut off."""
+    """The :class:`Ledger` of ``path`` (empty if it does not exist); a torn last line is left out."""
     path = Path(path)
     lines = lines_of(path)
     ledger = Ledger()
@@ -298,12 +309,15 @@ def read_ledger(path: Path) -> Ledger:
             ledger.identities.add(identity)
             _read_table_rows(path, lines, identity, ledger)
         return ledger
+    identities: dict[tuple, Identity] = {}  # each made and checked once: a batch's records share one
     for line_no, line in lines:
         if not line.strip():
             continue
         try:
             r = json.loads(line)
-            ledger.add(Identity.of(r), r["deal"], r["verdict"], r.get("seconds", 0.0), r.get("budget"))
+            key = (r["game"], r.get("rules"), r.get("layout", RULES_LAYOUT), r.get("thoughtful", False))
+            identity = identities.get(key) or identities.setdefault(key, Identity.of(r))
+            ledger.add(identity, r["deal"], r["verdict"], r.get("seconds", 0.0), r.get("budget"))
         except (ValueError, KeyError, TypeError, AttributeError, OverflowError):
             raise _bad_line(path, line_no) from None
     return ledger
