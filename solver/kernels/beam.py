@@ -51,17 +51,8 @@ import numpy as np
 from numba import njit
 
 from .capacity import prefix_length
-from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, M_REDEALS, REDEAL, SAFE_OFF, copy_into
-from .position import (
-    apply_move,
-    generate_moves,
-    play_safe_moves,
-    redeal,
-    relaxed_dead,
-    undo_move,
-    undo_redeal,
-    undo_safe_moves,
-)
+from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, M_REDEALS, copy_into
+from .position import dead_here, generate_moves, play, play_safe_moves, safe_moves_hold, take_back, undo_safe_moves
 from .table import LOST_MARK, table_info, table_lookup
 
 TIE_BITS = 10  # low bits of a candidate's key that break ties at random
@@ -158,15 +149,11 @@ def _play(board, hs, found, rules, zob, keys, meta, src, dst, work):
     """Play a move of the beam (a redeal too), then the safe moves it lets through where they hold (no
     worrying back, no redeal left: solver/kernels/position.py); returns the card moved and how many safe
     moves were played, for ``_take_back``."""
-    if src == REDEAL:
-        redeal(board, hs, zob, keys, meta, work.saved, work.scratch)
-        card = np.int64(0)
-    else:
-        card = apply_move(board, hs, found, zob, keys, meta, src, dst)
+    card = play(board, hs, found, zob, keys, meta, src, dst, work.saved, work.scratch)
     meta[M_AUTO_TOP] = 0
     autos = np.int64(0)
-    if rules.safe != SAFE_OFF and not rules.worry and meta[M_REDEALS] == 0:
-        autos = play_safe_moves(board, hs, found, zob, keys, meta, work.auto_src, work.auto_card, np.int64(rules.safe))
+    if safe_moves_hold(rules, meta):  # (no safe rule with worrying back: arrays.safe_rule)
+        autos = play_safe_moves(board, hs, found, zob, keys, meta, work.auto_src, work.auto_card, rules.safe)
     return card, autos
 
 
@@ -174,10 +161,7 @@ def _play(board, hs, found, rules, zob, keys, meta, src, dst, work):
 def _take_back(board, hs, found, zob, keys, meta, src, dst, card, autos, work):
     """Undo ``_play``."""
     undo_safe_moves(board, hs, found, zob, keys, meta, work.auto_src, work.auto_card, autos)
-    if src == REDEAL:
-        undo_redeal(board, hs, zob, keys, meta, work.saved, work.scratch)
-    else:
-        undo_move(board, hs, found, zob, keys, meta, src, dst, card)
+    take_back(board, hs, found, zob, keys, meta, src, dst, card, work.saved, work.scratch)
 
 
 @njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
@@ -211,7 +195,7 @@ def _candidates(
                 slot = table_lookup(dfs_table, here[0], here[1])
                 fresh = slot < 0 or table_info(dfs_table, slot) != LOST_MARK
             room = count < cand_key.shape[0]
-            if fresh and room and not _dead(board, hs, found, rules, scratch, meta):
+            if fresh and room and not dead_here(board, hs, found, rules, scratch, meta):
                 dealt, cand_abstract[count] = dealt_cards(board, hs, found, origin, origin_heights)
                 cand_parent[count], cand_src[count], cand_dst[count] = e, src, dst
                 tie = np.random.randint(0, 1 << TIE_BITS)
@@ -219,13 +203,6 @@ def _candidates(
                 count += 1
             _take_back(board, hs, found, zob, here, meta, src, dst, card, autos, work)
     return count
-
-
-@njit(cache=True)
-def _dead(board, hs, found, rules, scratch, meta):
-    """The first relaxation's verdict where its proof holds, no redeal left (position.py); elsewhere False:
-    a child kept for nothing only costs the beam room."""
-    return rules.dead and meta[M_REDEALS] == 0 and relaxed_dead(board, hs, found, rules, scratch)
 
 
 @njit(cache=True)

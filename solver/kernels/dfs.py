@@ -58,46 +58,17 @@ from .codes import (
     M_NEXT_INDEX,
     M_NODES,
     M_PENDING,
-    M_REDEALS,
     M_SCC_TOP,
     M_TABLE_COUNT,
     MAX_MOVES_PER_NODE,
     PAUSED,
-    REDEAL,
-    SAFE_OFF,
     SCC_FULL,
     STACK_FULL,
     TABLE_FULL,
     WON,
 )  # fmt: skip
-from .position import (
-    apply_move,
-    generate_moves,
-    play_safe_moves,
-    redeal,
-    relaxed_dead,
-    undo_move,
-    undo_redeal,
-    undo_safe_moves,
-)
+from .position import dead_here, generate_moves, play, play_safe_moves, safe_moves_hold, take_back, undo_safe_moves
 from .table import LOST_MARK, STALE_MARK, TABLE_MAX_LOAD, set_info, table_find, table_info
-
-
-@njit(cache=True)
-def play(board, heights, found, zob, keys, meta, src, dst, saved, scratch):
-    """Play a move or a redeal (whose heights before ``saved`` keeps); returns the card moved (-1: a redeal)."""
-    if src == REDEAL:
-        redeal(board, heights, zob, keys, meta, saved, scratch)
-        return -1
-    return apply_move(board, heights, found, zob, keys, meta, src, dst)
-
-
-@njit(cache=True)
-def take_back(board, heights, found, zob, keys, meta, src, dst, card, saved, scratch):
-    if src == REDEAL:
-        undo_redeal(board, heights, zob, keys, meta, saved, scratch)
-    else:
-        undo_move(board, heights, found, zob, keys, meta, src, dst, card)
 
 
 @njit(cache=True)
@@ -163,7 +134,7 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
             dst = np.int64(moves_dst[mv_start[depth] + i])
             card = play(board, heights, found, zob, keys, meta, src, dst, path_heights[depth], scratch)
             autos = 0
-            if rules.safe != SAFE_OFF and meta[M_REDEALS] == 0:
+            if safe_moves_hold(rules, meta):
                 autos = play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rules.safe)
             path_src[depth] = src
             path_dst[depth] = dst
@@ -188,7 +159,7 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
                 continue
             meta[M_NODES] += 1
             cmeta[C_ALLOWANCE] += 1
-            dead = rules.dead and meta[M_REDEALS] == 0 and relaxed_dead(board, heights, found, rules, scratch)
+            dead = dead_here(board, heights, found, rules, scratch, meta)
             if not dead and cap_limit > 0:
                 # The abstraction, and so the parent's verdict, stands unless a foundation or a prefix changed.
                 moved = dst == FOUNDATION or autos > 0

@@ -266,6 +266,7 @@ from .codes import (
     REDEALS_ROW,
     SAFE_ALTERNATE,
     SAFE_LOW,
+    SAFE_OFF,
     SAFE_SUIT,
     SEQUENCE,
     UNLIMITED,
@@ -592,6 +593,24 @@ def undo_redeal(board, heights, zob, keys, meta, saved, scratch):
     hash_into(board, heights, zob, meta[M_REDEALS], keys, meta[M_DOWN])
 
 
+@njit(cache=True)
+def play(board, heights, found, zob, keys, meta, src, dst, saved, scratch):
+    """Play a move or a redeal (whose heights before ``saved`` keeps); returns the card moved (-1: a redeal)."""
+    if src == REDEAL:
+        redeal(board, heights, zob, keys, meta, saved, scratch)
+        return -1
+    return apply_move(board, heights, found, zob, keys, meta, src, dst)
+
+
+@njit(cache=True)
+def take_back(board, heights, found, zob, keys, meta, src, dst, card, saved, scratch):
+    """Undo ``play``."""
+    if src == REDEAL:
+        undo_redeal(board, heights, zob, keys, meta, saved, scratch)
+    else:
+        undo_move(board, heights, found, zob, keys, meta, src, dst, card)
+
+
 @njit(cache=True, inline="always")
 def _host_ready(card, nranks, build, both_ways, scratch):
     """Whether some card that may host ``card`` is a top card or has left its pile (relaxed_dead)."""
@@ -619,6 +638,18 @@ def _may_leave(card, rules, by_rank, emptied, scratch):
         ok = _host_ready(card, rules.ranks, rules.build, rules.both_ways, scratch)
     ok = ok or scratch[_S_FOUND + card % 4] >= rank - 1
     return ok or (emptied and space_takes(rank, rules.ranks, rules.empty))
+
+
+@njit(cache=True)
+def safe_moves_hold(rules, meta):
+    """Whether the rules' safe-move rule may be played here: it has one, and no redeal is left."""
+    return rules.safe != SAFE_OFF and meta[M_REDEALS] == 0
+
+
+@njit(cache=True)
+def dead_here(board, heights, found, rules, scratch, meta):
+    """``relaxed_dead`` where its proof holds (the rules allow it, no redeal left); else False."""
+    return rules.dead and meta[M_REDEALS] == 0 and relaxed_dead(board, heights, found, rules, scratch)
 
 
 @njit(cache=True)

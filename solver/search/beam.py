@@ -66,7 +66,7 @@ class Beam:
             meta=np.zeros(META_SIZE, dtype=np.int64),
             auto_src=np.zeros(MAX_CARDS, dtype=np.int16),  # a card goes up at most once on a path
             auto_card=np.zeros(MAX_CARDS, dtype=np.int16),
-            saved=np.zeros(heights.size, dtype=heights.dtype),
+            saved=np.zeros(heights.size, dtype=np.int16),  # as the depth-first search's path_heights rows
         )
         self.stats = np.zeros(kernel.STATS_SIZE, dtype=np.int64)
         self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # how each level's positions were reached
