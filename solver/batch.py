@@ -240,8 +240,13 @@ def read_outcome(output: Path, rules: Rules, numbers: list[int], layout: str = R
     """The outcome of ``numbers`` as ``output`` records them, e.g. after a stopped batch; BatchError if it
     holds records of another batch (another game, other rules, the other layout)."""
     ledger = read_ledger(Path(output))
-    _check_identity(Path(output), ledger, Identity(rules.name, rules.digest(), layout, bool(rules.face_down_rows)))
+    _check_identity(Path(output), ledger, _identity_of(rules, layout))
     return outcome_of(ledger, numbers, output, rules.name)
+
+
+def _identity_of(rules: Rules, layout: str) -> Identity:
+    """What every record of a batch of ``rules`` in ``layout`` shares."""
+    return Identity(rules.name, rules.digest(), layout, bool(rules.face_down_rows))
 
 
 def _check_identity(output: Path, ledger: Ledger, mine: Identity) -> None:
@@ -284,7 +289,7 @@ def run_batch(
     check_output(output)
     numbers = list(numbers)
     fmt = format_of(output)
-    mine = Identity(rules.name, rules.digest(), layout, bool(rules.face_down_rows))
+    mine = _identity_of(rules, layout)
     with exclusive(output):
         ledger = read_ledger(output)
         _check_identity(output, ledger, mine)
