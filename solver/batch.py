@@ -34,7 +34,6 @@ from .records import (
     encode,
     format_of,
     header,
-    iter_records,
     latest_records,
     mend,
     read_ledger,
@@ -219,12 +218,7 @@ class BatchOutcome:
     def records(self, verdicts: tuple[str, ...] | None = None) -> list[dict]:
         """The last record of each deal asked for, in the order asked; only those of ``verdicts`` if given
         (it reads the whole output, but holds only those)."""
-        wanted = set(self.numbers)
-        latest = {
-            r["deal"]: r
-            for r in iter_records(self.output)
-            if r["game"] == self.game and r["deal"] in wanted and (verdicts is None or r["verdict"] in verdicts)
-        }
+        latest = latest_records(self.output, self.game, set(self.numbers), verdicts)
         return [latest[n] for n in self.numbers if n in latest]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 from array import array
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -216,9 +216,22 @@ def iter_records(path: Path) -> Iterator[dict]:
         yield record
 
 
-def latest_records(path: Path, game: str) -> dict[int, dict]:
-    """Deal -> the last record of it in ``path`` (a deal retried with a larger budget has several)."""
-    return {r["deal"]: r for r in read_records(path) if r["game"] == game}
+def latest_records(
+    path: Path, game: str, deals: Container[int] | None = None, verdicts: Container[str] | None = None
+) -> dict[int, dict]:
+    """Deal -> the last record of it in ``path`` (a deal retried with a larger budget has several), of
+    the deals ``deals`` if given; only those whose last record has a verdict of ``verdicts`` if given.
+    Read from a stream, holding only the records it returns."""
+    latest: dict[int, dict] = {}
+    for record in iter_records(path):
+        deal = record["deal"]
+        if record["game"] != game or (deals is not None and deal not in deals):
+            continue
+        if verdicts is None or record["verdict"] in verdicts:
+            latest[deal] = record
+        else:  # a later record of another verdict stands in for any earlier one kept
+            latest.pop(deal, None)
+    return latest
 
 
 @dataclass

@@ -208,6 +208,18 @@ def test_a_resume_with_a_larger_budget_solves_the_unknown_deals_again(tmp_path):
     assert len(out.read_text().splitlines()) == 20 + len(unknown)  # appended: the file is never rewritten
 
 
+def test_records_of_a_verdict_are_read_from_each_deals_last_record(tmp_path):
+    out = tmp_path / "bd.jsonl"
+    small = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out)
+    unknown = [r["deal"] for r in small.records(verdicts=("unknown",))]
+    larger = run_batch(BD, range(1, 21), Budget(seconds=None, states=1_000_000), out)
+    assert unknown and larger.records(verdicts=("unknown",)) == []  # retried and decided: no longer unknown
+    decided = {r["deal"]: r["verdict"] for r in larger.records(verdicts=("won", "lost"))}
+    assert sorted(decided) == list(range(1, 21)) and {decided[d] for d in unknown} <= {"won", "lost"}
+    by_verdict = [r for v in ("won", "lost", "unknown") for r in larger.records(verdicts=(v,))]
+    assert sorted(by_verdict, key=lambda r: r["deal"]) == larger.records()  # the verdicts split the last records
+
+
 def test_an_output_of_another_game_is_refused(tmp_path):
     out = tmp_path / "bd.jsonl"
     run_batch(BD, [1], BUDGET, out)
