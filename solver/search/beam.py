@@ -12,9 +12,9 @@ from ..game.engine import Move
 from ..game.rules import Rules
 from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
-from ..kernels.codes import M_IN_PLAY, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE, SAFE_OFF
-from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash
-from .arrays import engine_move, foundation_move, kernel_rules, position_keys, safe_rule, state_arrays
+from ..kernels.codes import M_IN_PLAY, M_REDEALS, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE
+from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash, safe_moves_hold
+from .arrays import engine_move, foundation_move, kernel_rules, position_keys, state_arrays
 from .schedule import Schedule
 
 DEALT_WEIGHT = 2  # the score's points off per card still where it was dealt (solver/kernels/beam.py)
@@ -120,12 +120,13 @@ def beam_root(board: Board, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray,
     piles, heights, found = state_arrays(board, rules)
     meta = np.zeros(META_SIZE, dtype=np.int64)
     meta[M_IN_PLAY] = board.cards_in_play()
+    meta[M_REDEALS] = board.redeals
     keys = position_hash(piles, heights, position_keys(rules), board.redeals, 0)
     auto_src, auto_card = np.zeros(MAX_CARDS, dtype=np.int16), np.zeros(MAX_CARDS, dtype=np.int16)
     autos = 0
-    rule = safe_rule(rules)
-    if rule != SAFE_OFF and board.redeals == 0:
-        autos = play_safe_moves(piles, heights, found, position_keys(rules), keys, meta, auto_src, auto_card, rule)
+    kr = kernel_rules(rules)
+    if safe_moves_hold(kr, meta):
+        autos = play_safe_moves(piles, heights, found, position_keys(rules), keys, meta, auto_src, auto_card, kr.safe)
     return (piles, heights, found), int(meta[M_IN_PLAY]), [foundation_move(p) for p in auto_src[:autos].tolist()]
 
 

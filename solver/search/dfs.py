@@ -29,7 +29,7 @@ from ..kernels.codes import (
     PAUSED,
     WON,
 )  # fmt: skip
-from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash, relaxed_dead
+from ..kernels.position import SCRATCH_SIZE, dead_here, play_safe_moves, position_hash, safe_moves_hold
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
 from .arrays import (
     CAPACITY_KEYS,
@@ -176,7 +176,7 @@ class DepthFirst:
     def start(self) -> bool:
         """Play the root's safe moves and open the root; True if that alone wins."""
         autos = 0
-        if self.kr.safe != codes.SAFE_OFF and self.redeals_spent():  # position.py, "Safe foundation moves"
+        if safe_moves_hold(self.kr, self.meta):  # position.py, "Safe foundation moves"
             autos = play_safe_moves(
                 self.board, self.heights, self.found, self.zob, self.keys, self.meta, self.auto_src, self.auto_card,
                 self.kr.safe,
@@ -192,10 +192,6 @@ class DepthFirst:
         kernel.open_root(self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc)
         return False
 
-    def redeals_spent(self) -> bool:
-        """No redeal left: where the pruning rules of solver/kernels/position.py may apply."""
-        return self.meta[M_REDEALS] == 0
-
     def capacity_limit(self) -> int:
         """Abstract positions one capacity test may search; 0: off (its proof assumes cards never come back,
         and build by rank one card at a time, with no redeal)."""
@@ -208,8 +204,7 @@ class DepthFirst:
         )
 
     def root_is_dead(self) -> bool:
-        dead_test = self.kr.dead and self.redeals_spent()
-        if dead_test and relaxed_dead(self.board, self.heights, self.found, self.kr, self.scratch):
+        if dead_here(self.board, self.heights, self.found, self.kr, self.scratch, self.meta):
             return True
         limit = self.capacity_limit()
         return limit > 0 and C.capacity_dead(self.board, self.heights, self.found, self.kr, self.capacity_test(), limit)
