@@ -16,7 +16,6 @@ file of deal numbers, one a line (then --game names the game).
 from __future__ import annotations
 
 import argparse
-import platform
 import subprocess
 import sys
 import time
@@ -26,6 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tqdm import tqdm  # noqa: E402
+
+from benchmarks.bench_solve import machine  # noqa: E402
 from solver.game.deals import deal  # noqa: E402
 from solver.game.engine import reference_search  # noqa: E402
 from solver.game.rules import GAMES, Rules, get_rules, with_worrying_back  # noqa: E402
@@ -87,8 +89,8 @@ def report(rules: Rules, source: Path, results: list[tuple[int, str, float]], ma
         f"# The lost deals of `{source.name}`, searched again without pruning",
         "",
         f"Game `{rules.name}`; {len(results)} lost deals; `solver.game.engine.reference_search`, at most "
-        f"{max_states:,} positions a deal.  Machine: {platform.processor() or platform.machine()}, "
-        f"Python {platform.python_version()}; commit {commit.stdout.strip() or '?'}; {wall:.0f} s wall.",
+        f"{max_states:,} positions a deal.  Machine: {machine()}; commit {commit.stdout.strip() or '?'}; "
+        f"{wall:.0f} s wall.",
         "",
         "| outcome | deals |",
         "|---|---|",
@@ -119,7 +121,8 @@ def main() -> None:
         rules, lost = lost_of_list(args.source, args.game, args.worrying_back)
     start = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(check, [(rules, n, args.max_states) for n in lost], chunksize=8))
+        jobs = pool.map(check, [(rules, n, args.max_states) for n in lost], chunksize=8)
+        results = list(tqdm(jobs, total=len(lost), unit="deal", file=sys.stderr))
     text = report(rules, args.source, results, args.max_states, time.perf_counter() - start)
     print(text, end="")
     if args.output:

@@ -1,0 +1,35 @@
+"""benchmarks/check_lost.py: the script that searches lost verdicts again must say so when one is wrong."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "check_lost.py"
+
+
+def run(tmp_path: Path, deals: list[int], *flags: str) -> subprocess.CompletedProcess:
+    listing = tmp_path / "lost.txt"
+    listing.write_text("".join(f"{n}\n" for n in deals))
+    command = [sys.executable, str(SCRIPT), str(listing), "-j", "1", "--max-states", "50000", *flags]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def test_true_lost_verdicts_pass(tmp_path):
+    done = run(tmp_path, [617, 749], "-g", "ripple-fan")  # Ripple Fan's two lost deals of 1-1000
+    assert done.returncode == 0, done.stderr
+    assert "| no win | 2 |" in done.stdout
+
+
+def test_a_won_deal_among_the_lost_fails_and_a_big_one_is_not_counted_as_agreeing(tmp_path):
+    done = run(tmp_path, [1, 3, 617], "-g", "ripple-fan")  # 1 is won; 3 needs more than 50,000 positions
+    assert done.returncode == 1
+    assert "| WON: the lost verdict is wrong | 1 |" in done.stdout
+    assert "| over the cap, not checked | 1 |" in done.stdout
+    assert "WON: the lost verdict is wrong: 1\n" in done.stdout
+
+
+def test_a_list_without_its_game_is_refused_clearly(tmp_path):
+    done = run(tmp_path, [617])
+    assert done.returncode != 0
+    assert "name its game with --game" in done.stderr
+    assert "Traceback" not in done.stderr
