@@ -162,6 +162,15 @@ def _shape(rules) -> str:
     "given hours and many GiB.",
 )
 @click.option(
+    "--layered",
+    is_flag=True,
+    help="The root's capacity test to the end, then the layered search: breadth-first by progress, holding "
+    "one layer of positions at a time (exactly, no hashing) instead of every position met. Decides the "
+    "same deals as --one-run; for lost deals whose depth-first table would overflow memory. Games with "
+    "single-card moves down and spaces that take nothing: Baker's Dozen, Good Measure and rules files on "
+    "them.",
+)
+@click.option(
     "--report-every",
     "report_every",
     type=float,
@@ -183,7 +192,7 @@ def _shape(rules) -> str:
 )
 @WORRYING_BACK
 def solve_command(
-    game, number, board_file, timeout, memory, max_states, as_json, one_run, report_every, html_file,
+    game, number, board_file, timeout, memory, max_states, as_json, one_run, layered, report_every, html_file,
     pysolfc_layout, worrying_back,
 ) -> None:  # fmt: skip
     """Decide one deal: won (with the winning moves), lost, or unknown."""
@@ -197,6 +206,8 @@ def solve_command(
         raise InputError("--report-every must be a positive number of seconds")
     if pysolfc_layout and number is None:
         raise InputError("--pysolfc-layout needs --deal NUMBER")
+    if one_run and layered:
+        raise InputError("give at most one of --one-run and --layered")
     try:
         if pysolfc_layout:
             board = pysolfc_layout_of(rules, number).validate(rules)
@@ -215,11 +226,16 @@ def solve_command(
     if problem:
         raise InputError(f"{rules.title}: {problem}")
     from .search import Budget, solve
+    from .search.layered import LAYERS_PREMISES, layers_apply
 
+    if layered and not layers_apply(rules, board):
+        raise InputError(f"{rules.title}: --layered: {LAYERS_PREMISES}")
     budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
     _warm_up()
     report = None if report_every is None else _print_progress
-    result = solve(board, rules, budget, one_run=one_run, report=report, report_every=report_every or 10.0)
+    result = solve(
+        board, rules, budget, one_run=one_run, layered=layered, report=report, report_every=report_every or 10.0
+    )
     if as_json:
         record = _json_record(rules, source, number, board, result)
         record["layout"] = "pysolfc" if pysolfc_layout else "rules"  # as PySolFC deals it, or the written rules'

@@ -19,12 +19,12 @@ from solver.search import LOST, WON, Budget, Schedule, memory, solve
 from solver.search.arrays import CAPACITY_KEYS, WALK_KEYS, kernel_rules, position_keys, state_arrays
 
 
-def check_agreement(deals, schedule: Schedule | None = None, one_run: bool = False) -> dict:
+def check_agreement(deals, schedule: Schedule | None = None, one_run: bool = False, layered: bool = False) -> dict:
     """Solve each corpus deal under ``schedule``; assert the reference's verdict and a replayed win;
     count verdicts, restarts and how each was found."""
     counts = {WON: 0, LOST: 0, "restarted": 0, "by beam": 0, "results": []}
     for d in deals:
-        result = solve(d.board, d.rules, Budget(seconds=None), schedule=schedule, one_run=one_run)
+        result = solve(d.board, d.rules, Budget(seconds=None), schedule=schedule, one_run=one_run, layered=layered)
         assert result.verdict == (WON if d.won else LOST), f"{d.rules}\n{d.board.to_text()}"
         if result.verdict == WON:
             assert is_solution(d.board, result.moves, d.rules)

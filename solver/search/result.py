@@ -14,6 +14,7 @@ BEAM = "beam"  # a win found by a beam search (solver/kernels/beam.py)
 WALK = "walk"  # a win found by the walk of the real game (solver/kernels/suitblind.py)
 SUIT_BLIND = "suit-blind"  # a loss: a walk's relaxed game cannot be won (solver/kernels/suitblind.py)
 CAPACITY = "capacity"  # a loss: the root's capacity test (solver/kernels/capacity.py)
+LAYERS = "layers"  # a win found, or every reachable position searched, by the layered search (kernels/layers.py)
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Budget:
 class SolveResult:
     verdict: str
     moves: list[Move] = field(default_factory=list)
-    found_by: str = ""  # which search decided (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY); "" if unknown
+    found_by: str = ""  # which search decided (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS); "" if unknown
     states: int = 0
     seconds: float = 0.0
     reason: str = ""  # why an `unknown`: "time", "memory" or "states"
@@ -58,7 +59,7 @@ class SolveResult:
             return "a winning line was found and replayed legally"
         if self.verdict == UNKNOWN:
             return f"the {self.reason} budget ran out first"
-        if self.found_by == DEPTH_FIRST and self.states == 0:
+        if self.found_by in (DEPTH_FIRST, LAYERS) and self.states == 0:
             return "proved lost at the deal itself, before any search: even looser rules cannot clear the table"
         kept = ""
         if self.chain_named_high:
@@ -67,6 +68,7 @@ class SolveResult:
             kept = f" (those of the {self.chain_named} lowest ranks still count)"
         return {
             DEPTH_FIRST: "every position that can be reached was searched, and none is won",
+            LAYERS: "every position that can be reached was searched, layer by layer, and none is won",
             SUIT_BLIND: f"it could not be won even if the suits of the cards that move did not matter{kept}",
             CAPACITY: "it could not be won even if the cards that move could be anywhere there is room for them",
         }.get(self.found_by, "")

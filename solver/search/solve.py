@@ -26,7 +26,21 @@ from ..kernels.position import seed_random
 from .arrays import is_classic, runs_beams
 from .beam import beam_bytes, beam_search
 from .dfs import DepthFirst
-from .result import BEAM, CAPACITY, DEPTH_FIRST, LOST, SUIT_BLIND, UNKNOWN, WALK, WON, Budget, Progress, SolveResult
+from .layered import LAYERS_PREMISES, Layered, layers_apply
+from .result import (
+    BEAM,
+    CAPACITY,
+    DEPTH_FIRST,
+    LAYERS,
+    LOST,
+    SUIT_BLIND,
+    UNKNOWN,
+    WALK,
+    WON,
+    Budget,
+    Progress,
+    SolveResult,
+)  # fmt: skip
 from .roottest import RootTest
 from .schedule import Schedule
 from .shorten import shorten
@@ -135,6 +149,28 @@ def _run_beam(
     return path
 
 
+def _layered(
+    board: Board, rules: Rules, budget: Budget, schedule: Schedule, deadline: float | None, result: SolveResult,
+    report: Callable[[Progress], None] | None, began: float, report_every: float,
+) -> tuple[int, str, list[Move]]:
+    """``solve(layered=True)``'s search: its status, the reason of an unknown, and its winning line."""
+    search = Layered(board, rules, budget, schedule)
+    next_report = began + report_every
+
+    def tick(current: Layered) -> None:
+        nonlocal next_report
+        now = time.perf_counter()
+        if report is not None and now >= next_report:
+            next_report = now + report_every
+            report(Progress(now - began, current.positions(), 0, current.bytes() + current.run.bytes(), 1))
+
+    status, reason = search.search(deadline, tick)
+    result.states, result.dead_ends = search.positions(), search.dead
+    result.hold(search.peak)
+    result.found_by = LAYERS if status in (K_WON, K_LOST) else ""
+    return status, reason, search.line
+
+
 def _count_run(result: SolveResult, run: DepthFirst) -> None:
     """Add a finished depth-first run's counters to the result's."""
     result.states += run.positions()
@@ -153,6 +189,7 @@ def solve(
     schedule: Schedule | None = None,
     shorten_moves: bool = True,
     one_run: bool = False,
+    layered: bool = False,
     report: Callable[[Progress], None] | None = None,
     report_every: float = 10.0,
 ) -> SolveResult:
@@ -194,6 +231,13 @@ def solve(
     that the default leaves unknown (Good Measure 560: lost after 351M
     positions, 31 min, 8 GiB used).
 
+    ``layered``: the root's capacity test to the end as with ``one_run``, then the layered search
+    (:mod:`solver.kernels.layers`) with the whole budget: breadth-first by progress, it holds one layer
+    of positions at a time, where the depth-first search holds every position it has met, so it ends
+    within memory on deals whose depth-first table would overflow.  Only where its premises hold
+    (``layers_apply``: one deck, single cards building down, spaces that take nothing, no worrying back,
+    no redeal left, piles of at most 15 cards); a ``ValueError`` elsewhere, before any search.
+
     ``schedule``: the tuning (:class:`~solver.search.schedule.Schedule`);
     it changes how fast a verdict comes, never which.
 
@@ -210,6 +254,8 @@ def solve(
     budget = budget or Budget()
     schedule = schedule or Schedule()
     board = board.validate(rules)
+    if layered and not layers_apply(rules, board):
+        raise ValueError(f"{rules.title}: {LAYERS_PREMISES}")
     _ensure_compiled()
     began = time.perf_counter()
     deadline = None if budget.seconds is None else began + budget.seconds
@@ -236,7 +282,8 @@ def solve(
             report(Progress(now - began, states, walked, current.bytes() + held(), result.restarts + 1))
 
     try:
-        lost_at_root = one_run and walk and _root_test_lost(board, rules, budget, schedule, deadline, result)
+        alone = one_run or layered  # one search to the end, after the root's test
+        lost_at_root = alone and walk and _root_test_lost(board, rules, budget, schedule, deadline, result)
     except (MemoryError, OSError):  # the system refused the memory: the depth-first run may still fit
         lost_at_root = False
     if lost_at_root:
@@ -245,7 +292,11 @@ def solve(
         return result
     status = reason = None
     try:
-        while True:
+        if layered:
+            status, reason, path = _layered(
+                board, rules, budget, schedule, deadline, result, report, began, report_every
+            )  # fmt: skip
+        while not layered:
             cap = None if one_run else schedule.run_cap(result.restarts)
             if budget.states is not None and (cap is None or budget.states - result.states <= cap):
                 cap = budget.states - result.states

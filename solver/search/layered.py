@@ -1,0 +1,214 @@
+"""The driver of the layered search (:mod:`solver.kernels.layers`): a layer at a time, lowest progress
+first, each forgotten once done but for the moves that made its positions, kept on disk to trace a win."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ..game.board import Board
+from ..game.engine import Move
+from ..game.rules import Rules
+from ..kernels import codes
+from ..kernels import layers as kernel
+from ..kernels.bundles import MoveScratch, Position
+from ..kernels.codes import LOST, M_AUTO_TOP, PAUSED, WON
+from ..kernels.position import play, play_safe_moves, safe_moves_hold
+from .arrays import engine_move, foundation_move
+from .dfs import DepthFirst
+from .result import Budget
+from .schedule import Schedule
+
+_ROW_BYTES = 8 * kernel.WORDS + 8  # a position and its parent word
+LAYERS_PREMISES = (
+    "the layered search needs one deck, single cards building down, spaces that take nothing, no worrying "
+    "back, no redeal left and piles of at most 15 cards"
+)
+
+
+def layers_apply(rules: Rules, board: Board) -> bool:
+    """Whether the layered search's premises hold for these rules and this board (solver/kernels/layers.py)."""
+    return (
+        rules.decks == 1
+        and not board.redeals
+        and len(board.piles) <= kernel.MAX_PILES
+        and max(len(pile) for pile in board.piles) <= kernel.MAX_HEIGHT
+        and not rules.sequence_moves
+        and not rules.both_ways
+        and not rules.worrying_back
+        and rules.empty_pile == "none"
+        and not rules.face_down_rows
+    )
+
+
+class Layered:
+    """One layered search from a board (with no redeal left), within a memory budget."""
+
+    def __init__(self, board: Board, rules: Rules, budget: Budget, schedule: Schedule | None = None):
+        self.board, self.rules, self.budget = board, rules, budget
+        self.line: list[Move] = []
+        self.run = DepthFirst(board, rules, budget, schedule)  # the position's arrays and its tests
+        self.layers_done = 0
+        self.sizes: dict[int, int] = {}  # positions of each layer done
+        self.peak = 0
+        self.dead = 0
+
+    def positions(self) -> int:
+        """Positions expanded so far, every layer counted."""
+        return int(self.lmeta[kernel.L_EXPANDED]) if hasattr(self, "lmeta") else 0
+
+    def bytes(self) -> int:
+        """What the search holds: its layer, the children waiting, and its position's arrays and tests."""
+        held = self.run.bytes() + self.states.nbytes + self.parents.nbytes + self.index.nbytes + self.waiting.nbytes
+        held += self.waiting_parents.nbytes + self.waiting_layers.nbytes
+        return held + sum(rows.nbytes + parents.nbytes for chunks in self.pending.values() for rows, parents in chunks)
+
+    def search(self, deadline: float | None, tick: Callable[[Layered], None] | None = None) -> tuple[int, str]:
+        """Search to a verdict, the deadline or the memory budget: (status, reason of an unknown)."""
+        run = self.run
+        if run.start():
+            self.line = run.root_moves()
+            return WON, ""
+        if run.root_is_dead():
+            return LOST, ""
+        if not kernel.layers_hold(run.kr, run.meta, run.found, run.heights):
+            raise ValueError("the layered search's premises do not hold (solver/kernels/layers.py)")
+        with tempfile.TemporaryDirectory(prefix="bakers-layers-") as folder:
+            self.folder = Path(folder)
+            return self._search(deadline, tick)
+
+    def _search(self, deadline: float | None, tick: Callable[[Layered], None] | None) -> tuple[int, str]:
+        run = self.run
+        moves = codes.MAX_MOVES_PER_NODE
+        self.work = MoveScratch(
+            np.zeros(moves, np.int16), np.zeros(moves, np.int16), run.scratch, run.meta, run.auto_src, run.auto_card,
+            np.zeros(run.board.shape[0], np.int16),
+        )  # fmt: skip
+        self.waiting = np.zeros((1 << 16, kernel.WORDS), np.uint64)
+        self.waiting_parents = np.zeros(1 << 16, np.int64)
+        self.waiting_layers = np.zeros(1 << 16, np.int16)
+        self.pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+        self.lmeta = np.zeros(kernel.LMETA_SIZE, np.int64)
+        row = np.zeros(kernel.WORDS, np.uint64)
+        hard = np.zeros(run.board.shape[0], np.int64)
+        root_layer = kernel.encode(
+            run.board, run.heights, run.found, run.origin, run.origin_heights, run.kr.build, hard, row
+        )  # fmt: skip
+        self.pending[root_layer] = [(row[None, :].copy(), np.full(1, -1, np.int64))]
+        self._open_layer(0)
+        while self.pending:
+            self.layer = min(self.pending)
+            if self.layer > kernel.MAX_LAYER:
+                raise ValueError("more layers than the parent words can name")
+            if not self._open_layer(sum(len(p) for _, p in self.pending[self.layer])):
+                return PAUSED, "memory"
+            for rows, parents in self.pending.pop(self.layer):
+                kernel.admit_all(rows, parents, self.states, self.parents, self.index, self.lmeta)
+            while True:
+                if deadline is not None and time.perf_counter() > deadline:
+                    return PAUSED, "time"
+                if self.budget.states is not None and self.positions() >= self.budget.states:
+                    return PAUSED, "states"
+                status = kernel.expand(
+                    self.layer, self.states, self.parents, self.index, self.waiting, self.waiting_parents,
+                    self.waiting_layers, self.lmeta, Position(run.board, run.heights, run.found, run.keys), run.kr,
+                    run.zob, self.work, run.capacity_test(), run.capacity_limit(), 1 << 14,
+                )  # fmt: skip
+                self._collect_waiting()
+                self.peak = max(self.peak, self.bytes())
+                if status == kernel.LAYER_WON:
+                    self.line = self._winning_line()
+                    return WON, ""
+                if status == kernel.LAYER_DONE:
+                    break
+                if status == kernel.LAYER_FULL and not self._grow():
+                    return PAUSED, "memory"
+                run.grow_capacity_table()
+                if tick is not None:
+                    tick(self)
+            self.dead = int(self.lmeta[kernel.L_DEAD])
+            self.sizes[self.layer] = int(self.lmeta[kernel.L_COUNT])
+            np.save(self.folder / f"{self.layer}.npy", self.parents[: self.lmeta[kernel.L_COUNT]])
+            self.layers_done += 1
+        return LOST, ""
+
+    def _open_layer(self, entries: int) -> bool:
+        """Fresh arrays for a layer of at least ``entries`` positions; False past the memory budget."""
+        size = 1 << max(16, (2 * entries + codes.MAX_MOVES_PER_NODE).bit_length())
+        self.states = self.parents = self.index = np.zeros(0, np.int64)  # the last layer's go first
+        if self.bytes() + size * _ROW_BYTES + 2 * size * 8 > self.budget.memory:
+            return False
+        self.states = np.zeros((size, kernel.WORDS), np.uint64)
+        self.parents = np.zeros(size, np.int64)
+        self.index = np.zeros(2 * size, np.int64)
+        self.lmeta[kernel.L_COUNT] = self.lmeta[kernel.L_CURSOR] = 0
+        return True
+
+    def _grow(self) -> bool:
+        """Room for one more position's children in the layer: its arrays doubled, the positions admitted
+        again.  (The waiting children always have room: they are collected after every slice.)"""
+        if self.lmeta[kernel.L_COUNT] + codes.MAX_MOVES_PER_NODE > self.states.shape[0]:
+            size = 2 * self.states.shape[0]
+            if self.bytes() + size * _ROW_BYTES + 2 * size * 8 > self.budget.memory:
+                return False
+            count = int(self.lmeta[kernel.L_COUNT])
+            states, parents = self.states[:count], self.parents[:count]
+            self.states = np.zeros((size, kernel.WORDS), np.uint64)
+            self.parents = np.zeros(size, np.int64)
+            self.index = np.zeros(2 * size, np.int64)
+            self.lmeta[kernel.L_COUNT] = 0
+            kernel.admit_all(states, parents, self.states, self.parents, self.index, self.lmeta)
+        return True
+
+    def _collect_waiting(self) -> None:
+        """Move the waiting children into the layers they wait for."""
+        count = int(self.lmeta[kernel.L_WAITING])
+        if count == 0:
+            return
+        layers = self.waiting_layers[:count]
+        for layer in np.unique(layers).tolist():
+            chosen = layers == layer
+            chunk = (self.waiting[:count][chosen].copy(), self.waiting_parents[:count][chosen].copy())
+            self.pending.setdefault(layer, []).append(chunk)
+        self.lmeta[kernel.L_WAITING] = 0
+
+    def _parents_of(self, layer: int) -> np.ndarray:
+        if layer == self.layer:
+            return self.parents
+        return np.load(self.folder / f"{layer}.npy", mmap_mode="r")
+
+    def _winning_line(self) -> list[Move]:
+        """Trace the win back to the root by the parent words, then play it with its safe moves."""
+        moves = [(int(self.lmeta[kernel.L_WON_SRC]), int(self.lmeta[kernel.L_WON_DST]))]
+        layer, row = self.layer, int(self.lmeta[kernel.L_WON_ROW])
+        while True:
+            word = int(self._parents_of(layer)[row])
+            if word < 0:
+                break
+            layer, row, src, dst = kernel.unpack_parent(word)
+            moves.append((src, dst))
+        moves.reverse()
+        return self._with_safe_moves(moves)
+
+    def _with_safe_moves(self, moves: list[tuple[int, int]]) -> list[Move]:
+        """The line from the deal: the root's safe moves, then each move and the safe moves after it."""
+        again = DepthFirst(self.board, self.rules, Budget(seconds=None, memory=1 << 24))
+        again.start()
+        line = again.root_moves()
+        saved = np.zeros(again.board.shape[0], np.int16)
+        for src, dst in moves:
+            position = (again.board, again.heights, again.found, again.zob, again.keys, again.meta)
+            play(*position, src, dst, saved, again.scratch)
+            line.append(engine_move(src, dst))
+            if safe_moves_hold(again.kr, again.meta):
+                before = int(again.meta[M_AUTO_TOP])
+                play_safe_moves(
+                    again.board, again.heights, again.found, again.zob, again.keys, again.meta, again.auto_src,
+                    again.auto_card, again.kr.safe,
+                )  # fmt: skip
+                line += [foundation_move(p) for p in again.auto_src[before : again.meta[M_AUTO_TOP]].tolist()]
+        return line
