@@ -11,6 +11,13 @@ exits 1.  A deal with more positions than --max-states is counted as not checked
 
 The input is a records file of `bakers winrate` (its lost deals, each deal's last record) or a text
 file of deal numbers, one a line (then --game names the game).
+
+`--layered` searches each deal with the layered search instead (solver/kernels/layers.py): exact
+positions, no hash keys, no lost marks, no forgetting, but the same pruning rules as the depth-first
+search, so it checks how the depth-first search kept its positions, not its proofs; and it reaches
+whole deals of Baker's Dozen and Good Measure, which the reference search cannot.
+
+    python benchmarks/check_lost.py results/winrate-good-measure-60s.jsonl --layered --timeout 600
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from tqdm import tqdm  # noqa: E402
 
 from benchmarks.bench_solve import machine  # noqa: E402
 from solver.game.deals import deal  # noqa: E402
-from solver.game.engine import reference_search  # noqa: E402
+from solver.game.engine import is_solution, reference_search  # noqa: E402
 from solver.game.rules import GAMES, Rules, get_rules, with_worrying_back  # noqa: E402
 from solver.records import VERDICTS, read_ledger  # noqa: E402
 
@@ -81,16 +88,34 @@ def check(job: tuple[Rules, int, int]) -> tuple[int, str, float]:
     return number, outcome, time.perf_counter() - start
 
 
-def report(rules: Rules, source: Path, results: list[tuple[int, str, float]], max_states: int, wall: float) -> str:
+def check_layered(job: tuple[Rules, int, float, int]) -> tuple[int, str, float]:
+    """The layered search itself, not ``solve()``: no root capacity test before it, no other search."""
+    from solver.kernels.codes import LOST, WON
+    from solver.search.layered import Layered
+    from solver.search.result import Budget
+    from solver.search.warm import warm_up
+
+    rules, number, seconds, memory = job
+    warm_up()
+    board = deal(rules, number)
+    start = time.perf_counter()
+    search = Layered(board, rules, Budget(seconds=seconds, memory=memory))
+    status, _ = search.search(start + seconds)
+    if status == WON and not is_solution(board, search.line, rules):
+        raise AssertionError(f"deal {number}: the layered search's winning line does not replay")
+    outcome = {LOST: AGREES, WON: WINS}.get(status, NOT_CHECKED)
+    return number, outcome, time.perf_counter() - start
+
+
+def report(rules: Rules, source: Path, results: list[tuple[int, str, float]], searched_by: str, wall: float) -> str:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     counts = {outcome: [n for n, o, _ in results if o == outcome] for outcome in (AGREES, WINS, NOT_CHECKED)}
     slowest = max(results, key=lambda r: r[2]) if results else (0, "", 0.0)
     lines = [
-        f"# The lost deals of `{source.name}`, searched again without pruning",
+        f"# The lost deals of `{source.name}`, searched again",
         "",
-        f"Game `{rules.name}`; {len(results)} lost deals; `solver.game.engine.reference_search`, at most "
-        f"{max_states:,} positions a deal.  Machine: {machine()}; commit {commit.stdout.strip() or '?'}; "
-        f"{wall:.0f} s wall.",
+        f"Game `{rules.name}`; {len(results)} lost deals; {searched_by}.  Machine: {machine()}; "
+        f"commit {commit.stdout.strip() or '?'}; {wall:.0f} s wall.",
         "",
         "| outcome | deals |",
         "|---|---|",
@@ -111,6 +136,9 @@ def main() -> None:
     parser.add_argument("--worrying-back", action="store_true", help="a list's game with worrying back")
     parser.add_argument("--max-states", type=int, default=2_000_000, help="positions a deal at the most")
     parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--layered", action="store_true", help="search with the layered search (module text)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="--layered: seconds a deal at the most")
+    parser.add_argument("--memory", type=float, default=4.0, help="--layered: GiB a deal at the most")
     parser.add_argument("-o", "--output", type=Path, help="also write the report here (markdown)")
     args = parser.parse_args()
     if not args.source.is_file():
@@ -119,11 +147,22 @@ def main() -> None:
         rules, lost = lost_of_records(args.source)
     else:
         rules, lost = lost_of_list(args.source, args.game, args.worrying_back)
+    if args.layered:
+        from solver.search.layered import LAYERS_PREMISES, layers_apply
+
+        if lost and not layers_apply(rules, deal(rules, lost[0])):
+            sys.exit(f"{rules.title}: {LAYERS_PREMISES}")
+        memory = int(args.memory * 2**30)
+        work, jobs = check_layered, [(rules, n, args.timeout, memory) for n in lost]
+        searched_by = f"the layered search (`--layered`), at most {args.timeout:.0f} s and {args.memory:g} GiB a deal"
+    else:
+        work, jobs = check, [(rules, n, args.max_states) for n in lost]
+        searched_by = f"`solver.game.engine.reference_search`, at most {args.max_states:,} positions a deal"
     start = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        jobs = pool.map(check, [(rules, n, args.max_states) for n in lost], chunksize=8)
-        results = list(tqdm(jobs, total=len(lost), unit="deal", file=sys.stderr))
-    text = report(rules, args.source, results, args.max_states, time.perf_counter() - start)
+        done = pool.map(work, jobs, chunksize=1 if args.layered else 8)
+        results = list(tqdm(done, total=len(lost), unit="deal", file=sys.stderr))
+    text = report(rules, args.source, results, searched_by, time.perf_counter() - start)
     print(text, end="")
     if args.output:
         args.output.write_text(text)

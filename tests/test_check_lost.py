@@ -33,3 +33,27 @@ def test_a_list_without_its_game_is_refused_clearly(tmp_path):
     assert done.returncode != 0
     assert "name its game with --game" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_layered_search_checks_whole_deals(tmp_path):
+    done = run(tmp_path, [4266, 6611], "-g", "good-measure", "--layered", "--timeout", "60")
+    assert done.returncode == 0, done.stderr
+    assert "| no win | 2 |" in done.stdout and "the layered search" in done.stdout
+
+
+def test_the_layered_check_says_when_a_deal_is_won():
+    sys.path.insert(0, str(SCRIPT.parent.parent))
+    from benchmarks.check_lost import WINS, check_layered
+    from solver.game.deals import deal
+    from solver.game.engine import reference_search
+    from solver.game.rules import GAMES
+
+    rules = GAMES["good-measure"].reduced(5, 4)
+    won = next(n for n in range(1, 100) if reference_search(deal(rules, n), rules) is not None)
+    assert check_layered((rules, won, 30.0, 1 << 28))[1] == WINS
+
+
+def test_the_layered_check_refuses_a_game_it_cannot_search(tmp_path):
+    done = run(tmp_path, [1], "-g", "spanish-patience", "--layered")
+    assert done.returncode != 0 and "layered search needs" in done.stderr
+    assert "Traceback" not in done.stderr
