@@ -75,12 +75,12 @@ def test_encoding_and_progress_along_random_walks(game):
     rules = replace(GAMES[game], redeals=0)
     rng = random.Random(f"layers-{game}")
     made = 0
-    for _ in range(20):
+    for _ in range(10):
         made += _walk_checks(rules, random_deal(rules, rng), 120, rng)
     small = rules.reduced(4, 4)
-    for _ in range(100):
+    for _ in range(50):
         made += _walk_checks(small, random_deal(small, rng), 40, rng)
-    assert made >= 500  # spent Ripple Fan deals end soonest
+    assert made >= 250  # spent Ripple Fan deals end soonest
 
 
 def test_putting_a_card_back_on_its_dealt_host_keeps_progress():
@@ -94,13 +94,13 @@ def test_putting_a_card_back_on_its_dealt_host_keeps_progress():
     assert _progress(away, origin, rules)[0] == _progress(origin, origin, rules)[0]
 
 
-SETS = ["small/good-measure", "small/bakers-dozen", "larger/good-measure", "larger/bakers-dozen"]
+SETS = {"small/good-measure": 250, "small/bakers-dozen": 250, "larger/good-measure": 40, "larger/bakers-dozen": 40}
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_layered_search_agrees_with_reference_search(name):
-    counts = check_agreement(deals(name, 400), layered=True)
-    assert counts[WON] >= 30 and counts[LOST] >= 20, counts
+    counts = check_agreement(deals(name, SETS[name]), layered=True)
+    assert counts[WON] >= 15 and counts[LOST] >= 5, counts
     assert all(r.found_by == LAYERS for r in counts["results"] if r.states > 0)
 
 
@@ -117,7 +117,7 @@ def test_layered_search_builds_by_suit(game):
     # Fan loses nearly every deal of more ranks)
     rng = random.Random(f"layers-suit-{game}")
     verdicts = {WON: 0, LOST: 0}
-    for _ in range(150):
+    for _ in range(80):
         board = random_deal(rules, rng)
         won = reference_search(board, rules) is not None
         result = solve(board, rules, Budget(seconds=None), layered=True)

@@ -52,14 +52,18 @@ class Layered:
         self.board, self.rules, self.budget = board, rules, budget
         self.line: list[Move] = []
         self.run = DepthFirst(board, rules, budget, schedule)  # the position's arrays and its tests
-        self.layers_done = 0
         self.sizes: dict[int, int] = {}  # positions of each layer done
         self.peak = 0
-        self.dead = 0
+        self.lmeta = np.zeros(kernel.LMETA_SIZE, np.int64)
 
     def positions(self) -> int:
         """Positions expanded so far, every layer counted."""
-        return int(self.lmeta[kernel.L_EXPANDED]) if hasattr(self, "lmeta") else 0
+        return int(self.lmeta[kernel.L_EXPANDED])
+
+    @property
+    def dead(self) -> int:
+        """Positions found dead as they came to be expanded."""
+        return int(self.lmeta[kernel.L_DEAD])
 
     def bytes(self) -> int:
         """What the search holds: its layer, the children waiting, and its position's arrays and tests."""
@@ -92,7 +96,6 @@ class Layered:
         self.waiting_parents = np.zeros(1 << 16, np.int64)
         self.waiting_layers = np.zeros(1 << 16, np.int16)
         self.pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
-        self.lmeta = np.zeros(kernel.LMETA_SIZE, np.int64)
         row = np.zeros(kernel.WORDS, np.uint64)
         hard = np.zeros(run.board.shape[0], np.int64)
         root_layer = kernel.encode(
@@ -108,33 +111,39 @@ class Layered:
                 return PAUSED, "memory"
             for rows, parents in self.pending.pop(self.layer):
                 kernel.admit_all(rows, parents, self.states, self.parents, self.index, self.lmeta)
-            while True:
-                if deadline is not None and time.perf_counter() > deadline:
-                    return PAUSED, "time"
-                if self.budget.states is not None and self.positions() >= self.budget.states:
-                    return PAUSED, "states"
-                status = kernel.expand(
-                    self.layer, self.states, self.parents, self.index, self.waiting, self.waiting_parents,
-                    self.waiting_layers, self.lmeta, Position(run.board, run.heights, run.found, run.keys), run.kr,
-                    run.zob, self.work, run.capacity_test(), run.capacity_limit(), 1 << 14,
-                )  # fmt: skip
-                self._collect_waiting()
-                self.peak = max(self.peak, self.bytes())
-                if status == kernel.LAYER_WON:
-                    self.line = self._winning_line()
-                    return WON, ""
-                if status == kernel.LAYER_DONE:
-                    break
-                if status == kernel.LAYER_FULL and not self._grow():
-                    return PAUSED, "memory"
-                run.grow_capacity_table()
-                if tick is not None:
-                    tick(self)
-            self.dead = int(self.lmeta[kernel.L_DEAD])
+            status, reason = self._search_layer(deadline, tick)
+            if status != LOST:
+                return status, reason
             self.sizes[self.layer] = int(self.lmeta[kernel.L_COUNT])
             np.save(self.folder / f"{self.layer}.npy", self.parents[: self.lmeta[kernel.L_COUNT]])
-            self.layers_done += 1
         return LOST, ""
+
+    def _search_layer(self, deadline: float | None, tick: Callable[[Layered], None] | None) -> tuple[int, str]:
+        """Expand the layer to its end (LOST: no win in it), a win, the deadline or the budget."""
+        run = self.run
+        position = Position(run.board, run.heights, run.found, run.keys)
+        while True:
+            if deadline is not None and time.perf_counter() > deadline:
+                return PAUSED, "time"
+            if self.budget.states is not None and self.positions() >= self.budget.states:
+                return PAUSED, "states"
+            status = kernel.expand(
+                self.layer, self.states, self.parents, self.index, self.waiting, self.waiting_parents,
+                self.waiting_layers, self.lmeta, position, run.kr, run.zob, self.work, run.capacity_test(),
+                run.capacity_limit(), 1 << 14,
+            )  # fmt: skip
+            self._collect_waiting()
+            self.peak = max(self.peak, self.bytes())
+            if status == kernel.LAYER_WON:
+                self.line = self._winning_line()
+                return WON, ""
+            if status == kernel.LAYER_DONE:
+                return LOST, ""
+            if status == kernel.LAYER_FULL and not self._grow():
+                return PAUSED, "memory"
+            run.grow_capacity_table()
+            if tick is not None:
+                tick(self)
 
     def _open_layer(self, entries: int) -> bool:
         """Fresh arrays for a layer of at least ``entries`` positions; False past the memory budget."""
