@@ -34,6 +34,7 @@ from ..kernels.table import forget_open, open_keys, repoint, table_evict
 from ..processes import die_with_parent
 from .beam import beam_search
 from .dfs import DepthFirst
+from .layered import Layered
 from .memory import doubled
 from .result import Budget
 from .roottest import RootTest
@@ -46,7 +47,8 @@ _SEARCHED_3X3 = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0)
 
 
 def _search_kernels() -> None:
-    """The depth-first search, its safe moves and dead tests, redeals and runs, and the table's upkeep."""
+    """The depth-first search, its safe moves and dead tests, redeals and runs, the table's upkeep, and the
+    layered search."""
     from .solve import solve  # solve() calls warm_up(): imported here, not at the top
 
     unlimited = Budget(seconds=None)
@@ -55,6 +57,7 @@ def _search_kernels() -> None:
     run = DepthFirst(searched, rules, unlimited, Schedule())
     run.start()
     RootTest(run, 1 << 24).advance(run, math.inf)  # and its root's capacity test to the end
+    Layered(searched, rules, unlimited).search(None)  # the layered search's kernels, on the same deal
     # A deal with redeals and runs (Perseverance), whose search plays, takes back and hashes them.
     rules = GAMES["perseverance"].reduced(ranks=4, piles=3)
     solve(Board(((12, 9, 5, 6), (14, 13, 10, 11), (7, 15, 4, 8)), (1, 1, 1, 1), redeals=2), rules, unlimited)
