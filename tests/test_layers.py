@@ -12,18 +12,19 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from corpus import deals
+from corpus import Deal, deals
 from harness import check_agreement
 
 from solver.cli import main
 from solver.game.board import Board
-from solver.game.deals import random_deal
-from solver.game.engine import apply_move, legal_moves, reference_search
+from solver.game.deals import deal, random_deal
+from solver.game.engine import apply_move, is_solution, legal_moves, reference_search
 from solver.game.rules import GAMES
+from solver.kernels import codes
 from solver.kernels import layers as L
 from solver.search import LOST, WON, Budget, solve
 from solver.search.arrays import kernel_rules, state_arrays
-from solver.search.layered import layers_apply
+from solver.search.layered import Layered, layers_apply
 from solver.search.result import LAYERS
 
 
@@ -146,3 +147,24 @@ def test_cli_layered_loses_a_whole_deal():
     assert out.exit_code == 0, out.output
     assert '"verdict": "lost"' in out.output and '"found_by": "layers"' in out.output
 
+
+
+def test_waiting_children_made_distinct_change_nothing_but_memory():
+    """Each layer's waiting children made distinct after every collection (compact_rows=1): the same verdicts,
+    the same positions expanded where the deal is lost (Good Measure 4266: the corpus's lost deals are lost
+    at the root), and winning lines that still replay."""
+    chosen = deals("larger/good-measure", 12) + deals("larger/bakers-dozen", 12)
+    chosen.append(Deal(rules=GAMES["good-measure"], board=deal(GAMES["good-measure"], 4266), won=False))
+    compacted, lost_searched = 0, 0
+    for d in chosen:
+        plain = Layered(d.board, d.rules, Budget(seconds=None))
+        distinct = Layered(d.board, d.rules, Budget(seconds=None), compact_rows=1)
+        status, _ = plain.search(None)
+        assert distinct.search(None)[0] == status == (codes.WON if d.won else codes.LOST), d.board.to_text()
+        if status == codes.LOST:
+            assert distinct.positions() == plain.positions()
+            lost_searched += distinct.positions() > 1000 and len(distinct.compacted) > 10
+        else:
+            assert is_solution(d.board, distinct.line, d.rules)
+        compacted += len(distinct.compacted)
+    assert compacted >= 200 and lost_searched == 1, (compacted, lost_searched)

@@ -29,7 +29,7 @@ from ..kernels.codes import (
     PAUSED,
     WON,
 )  # fmt: skip
-from ..kernels.position import SCRATCH_SIZE, dead_here, play_safe_moves, position_hash, safe_moves_hold
+from ..kernels.position import SCRATCH_SIZE, dead_here, play, play_safe_moves, position_hash, safe_moves_hold
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
 from .arrays import (
     CAPACITY_KEYS,
@@ -192,6 +192,15 @@ class DepthFirst:
         kernel.open_root(self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc)
         return False
 
+    def open(self) -> int | None:
+        """Start (the root's safe moves), then the root's own tests: WON, LOST, or None to search on."""
+        if self.start():
+            return WON
+        if self.root_is_dead():
+            self.meta[codes.M_DEAD] += 1
+            return LOST
+        return None
+
     def capacity_limit(self) -> int:
         """Abstract positions one capacity test may search; 0: off (its proof assumes cards never come back,
         and build by rank one card at a time, with no redeal)."""
@@ -236,16 +245,30 @@ class DepthFirst:
             moves += [foundation_move(next(autos)) for _ in range(safe)]
         return moves
 
+    def line_from_root(self, moves: list[tuple[int, int]]) -> list[Move]:
+        """Play kernel moves ``(src, dst)`` from this fresh run's deal, each with the safe moves after it, as
+        the searches do; the whole line in play order (the root's safe moves first)."""
+        self.start()
+        line = self.root_moves()
+        saved = np.zeros(self.board.shape[0], np.int16)
+        position = (self.board, self.heights, self.found, self.zob, self.keys, self.meta)
+        for src, dst in moves:
+            play(*position, src, dst, saved, self.scratch)
+            line.append(engine_move(src, dst))
+            if safe_moves_hold(self.kr, self.meta):
+                before = int(self.meta[M_AUTO_TOP])
+                play_safe_moves(*position, self.auto_src, self.auto_card, self.kr.safe)
+                line += [foundation_move(p) for p in self.auto_src[before : self.meta[M_AUTO_TOP]].tolist()]
+        return line
+
     def run(
         self, deadline: float | None, node_cap: int | None, tick: Callable[[DepthFirst], None] | None = None
     ) -> tuple[int, str]:
         """Search until a verdict, the deadline, ``node_cap`` positions, or the memory budget;
         ``tick`` is called between steps (a fraction of a second apart)."""
-        if self.start():
-            return WON, ""
-        if self.root_is_dead():
-            self.meta[codes.M_DEAD] += 1
-            return LOST, ""
+        opened = self.open()
+        if opened is not None:
+            return opened, ""
         status = PAUSED
         while True:
             if deadline is not None and time.perf_counter() > deadline:

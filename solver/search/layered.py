@@ -16,9 +16,7 @@ from ..game.rules import Rules
 from ..kernels import codes
 from ..kernels import layers as kernel
 from ..kernels.bundles import MoveScratch, Position
-from ..kernels.codes import LOST, M_AUTO_TOP, PAUSED, WON
-from ..kernels.position import play, play_safe_moves, safe_moves_hold
-from .arrays import engine_move, foundation_move
+from ..kernels.codes import LOST, PAUSED, WON
 from .dfs import DepthFirst
 from .result import Budget
 from .schedule import Schedule
@@ -45,16 +43,31 @@ def layers_apply(rules: Rules, board: Board) -> bool:
     )
 
 
+def _distinct(chunks: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The waiting children of one layer, each position once (with one of its parent words: any traces a line
+    back to the root).  A position reached from many parents waited once per parent: on Good Measure 1889,
+    40 million rows for a layer of 13 million positions."""
+    rows = np.concatenate([rows for rows, _ in chunks])
+    parents = np.concatenate([parents for _, parents in chunks])
+    _, first = np.unique(rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))), return_index=True)
+    return rows[first], parents[first]
+
+
 class Layered:
     """One layered search from a board (with no redeal left), within a memory budget."""
 
-    def __init__(self, board: Board, rules: Rules, budget: Budget, schedule: Schedule | None = None):
-        self.board, self.rules, self.budget = board, rules, budget
+    def __init__(
+        self, board: Board, rules: Rules, budget: Budget, schedule: Schedule | None = None, compact_rows: int = 1 << 20
+    ):
+        """``compact_rows``: a layer's waiting children are made distinct once this many wait, and again at
+        each doubling."""
+        self.board, self.rules, self.budget, self.compact_rows = board, rules, budget, compact_rows
         self.line: list[Move] = []
         self.run = DepthFirst(board, rules, budget, schedule)  # the position's arrays and its tests
         self.sizes: dict[int, int] = {}  # positions of each layer done
         self.peak = 0
         self.lmeta = np.zeros(kernel.LMETA_SIZE, np.int64)
+        self.compacted: dict[int, int] = {}  # rows of each layer's waiting children when last made distinct
 
     def positions(self) -> int:
         """Positions expanded so far, every layer counted."""
@@ -74,11 +87,11 @@ class Layered:
     def search(self, deadline: float | None, tick: Callable[[Layered], None] | None = None) -> tuple[int, str]:
         """Search to a verdict, the deadline or the memory budget: (status, reason of an unknown)."""
         run = self.run
-        if run.start():
+        opened = run.open()
+        if opened == WON:
             self.line = run.root_moves()
-            return WON, ""
-        if run.root_is_dead():
-            return LOST, ""
+        if opened is not None:
+            return opened, ""
         if not kernel.layers_hold(run.kr, run.meta, run.found, run.heights):
             raise ValueError("the layered search's premises do not hold (solver/kernels/layers.py)")
         with tempfile.TemporaryDirectory(prefix="bakers-layers-") as folder:
@@ -102,7 +115,7 @@ class Layered:
             run.board, run.heights, run.found, run.origin, run.origin_heights, run.kr.build, hard, row
         )  # fmt: skip
         self.pending[root_layer] = [(row[None, :].copy(), np.full(1, -1, np.int64))]
-        self._open_layer(0)
+        self.states = self.parents = self.index = np.zeros(0, np.int64)  # no layer open yet
         while self.pending:
             self.layer = min(self.pending)
             if self.layer > kernel.MAX_LAYER:
@@ -182,7 +195,12 @@ class Layered:
         for layer in np.unique(layers).tolist():
             chosen = layers == layer
             chunk = (self.waiting[:count][chosen].copy(), self.waiting_parents[:count][chosen].copy())
-            self.pending.setdefault(layer, []).append(chunk)
+            chunks = self.pending.setdefault(layer, [])
+            chunks.append(chunk)
+            rows = sum(len(parents) for _, parents in chunks)
+            if rows >= self.compact_rows and rows >= 2 * self.compacted.get(layer, 0):
+                chunks[:] = [_distinct(chunks)]
+                self.compacted[layer] = len(chunks[0][1])
         self.lmeta[kernel.L_WAITING] = 0
 
     def _parents_of(self, layer: int) -> np.ndarray:
@@ -201,23 +219,4 @@ class Layered:
             layer, row, src, dst = kernel.unpack_parent(word)
             moves.append((src, dst))
         moves.reverse()
-        return self._with_safe_moves(moves)
-
-    def _with_safe_moves(self, moves: list[tuple[int, int]]) -> list[Move]:
-        """The line from the deal: the root's safe moves, then each move and the safe moves after it."""
-        again = DepthFirst(self.board, self.rules, Budget(seconds=None, memory=1 << 24))
-        again.start()
-        line = again.root_moves()
-        saved = np.zeros(again.board.shape[0], np.int16)
-        for src, dst in moves:
-            position = (again.board, again.heights, again.found, again.zob, again.keys, again.meta)
-            play(*position, src, dst, saved, again.scratch)
-            line.append(engine_move(src, dst))
-            if safe_moves_hold(again.kr, again.meta):
-                before = int(again.meta[M_AUTO_TOP])
-                play_safe_moves(
-                    again.board, again.heights, again.found, again.zob, again.keys, again.meta, again.auto_src,
-                    again.auto_card, again.kr.safe,
-                )  # fmt: skip
-                line += [foundation_move(p) for p in again.auto_src[before : again.meta[M_AUTO_TOP]].tolist()]
-        return line
+        return DepthFirst(self.board, self.rules, Budget(seconds=None, memory=1 << 24)).line_from_root(moves)
