@@ -43,16 +43,21 @@ def layered(board, rules, budget: Budget) -> list[str]:
             f"{widest:,}"]  # fmt: skip
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def deal_arguments(doc: str, deals: str, output: str) -> tuple[argparse.Namespace, Budget]:
+    """The command line of a script that searches a few deals of one game, each with one budget."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-g", "--game", default="good-measure")
-    parser.add_argument("-d", "--deals", default=DEALS, help="comma-separated PySolFC numbers")
+    parser.add_argument("-d", "--deals", default=deals, help="comma-separated PySolFC numbers")
     parser.add_argument("-t", "--timeout", type=float, default=600.0)
     parser.add_argument("-m", "--memory", type=float, default=8.0, help="GiB")
-    parser.add_argument("-o", "--output", type=Path, default=ROOT / "results" / "bench_layered.md")
+    parser.add_argument("-o", "--output", type=Path, default=ROOT / "results" / output)
     args = parser.parse_args()
+    return args, Budget(seconds=args.timeout, memory=int(args.memory * 2**30))
+
+
+def main() -> None:
+    args, budget = deal_arguments(__doc__, DEALS, "bench_layered.md")
     rules = GAMES[args.game]
-    budget = Budget(seconds=args.timeout, memory=int(args.memory * 2**30))
     warm_up()
     rows = []
     for number in [int(n) for n in args.deals.split(",")]:

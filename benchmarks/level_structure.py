@@ -5,17 +5,18 @@
 
 The layered search (solver/kernels/layers.py) holds the positions of one progress P at a time.  Within a
 layer, a *level* is one set of hard lengths and foundations: its moves that stay in the level move free
-cards between hosts, and are reversible.  A level's positions differ in their *shape* (how many free cards
-lie on each hard prefix) and in which suit lies in each slot of a shape.  For each deal this prints, over
-all its layers, the levels, the shapes, and how many positions a (level, shape) holds against
-prod(n_r!), the count if the n_r free cards of each rank r were arranged among their slots in every way
-(``full``).  The question it answers: is the space of the deals no search decides mostly suit
-shuffles of the same shapes, which a proved reduction could fold?  Writes results/level-structure.md.
+cards between hosts, and are reversible, so the level splits into *components* of one fate each.  A
+level's positions differ in their *shape* (how many free cards lie on each hard prefix) and in which suit
+lies in each slot of a shape.  For each deal this prints, over all its layers: the levels, the shapes,
+how many positions a (level, shape) holds against prod(n_r!), the count if the n_r free cards of each
+rank r were arranged among their slots in every way (``full``); and the components the positions met
+fall in, each searched whole in the real game (pruning nothing), with how many of them the swap
+condition (``shape_component``) proves full.  The question it answers: how much could a search gain that
+folded each component, or each level, into one node?  Writes results/level-structure.md.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
@@ -27,6 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_layered import deal_arguments  # noqa: E402
 from benchmarks.bench_solve import machine  # noqa: E402
 from solver import GAMES, Budget, deal  # noqa: E402
 from solver.kernels import layers as kernel  # noqa: E402
@@ -43,6 +45,7 @@ class Census(Layered):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.groups: Counter[tuple] = Counter()  # (level, shape) -> positions
+        self.rows: dict[tuple, list[bytes]] = defaultdict(list)  # level -> its positions met
         self.full: dict[tuple, int] = {}  # level -> prod(n_r!) of its free cards
 
     def _search_layer(self, deadline, tick):
@@ -59,10 +62,107 @@ class Census(Layered):
             kernel.decode(row, run.origin, run.kr.ranks, board, heights, found)
             kernel.hard_lengths(board, heights, run.origin, run.origin_heights, run.kr.build, hard)
             level = (tuple(hard.tolist()), tuple(found.tolist()))
-            self.groups[level, tuple((heights - hard).tolist())] += 1
+            shape = tuple((heights - hard).tolist())
+            self.groups[level, shape] += 1
+            self.rows[level].append(row.tobytes())
             if level not in self.full:
                 ranks = Counter(board[p, i] // 4 for p in range(board.shape[0]) for i in range(hard[p], heights[p]))
                 self.full[level] = math.prod(math.factorial(n) for n in ranks.values())
+
+
+def shape_component(piles: list[list[int]], hard: list[int]) -> tuple[set[tuple], bool]:
+    """The shapes reachable from this position by moves that stay in its level (free cards, pile to pile),
+    and whether the swap condition proves every arrangement of the free cards reachable in them: at some
+    position met, two free cards of rank r on top and a third pile topped by rank r+1 can trade places (one
+    goes to the third pile, the other takes its place, the first takes the other's), and a walk there, the
+    swap and the walk back trade them at the start; when such trades join all free cards of each rank, they
+    give every order.  (A sufficient condition, checked cold on 99,572 small positions: never wrong.)"""
+    parent: dict[int, int] = {}
+
+    def find(card: int) -> int:
+        while parent.setdefault(card, card) != card:
+            card = parent[card]
+        return card
+
+    def shape(position):
+        return tuple(len(pile) - h for pile, h in zip(position, hard, strict=True))
+
+    seen = {shape(piles)}
+    queue = [piles]
+    while queue:
+        position = queue.pop()
+        tops = [pile[-1] // 4 if pile else -9 for pile in position]
+        for r in set(tops):
+            free_tops = [p for p, pile in enumerate(position) if len(pile) > hard[p] and tops[p] == r]
+            if len(free_tops) >= 2 and r + 1 in tops:
+                for p in free_tops[1:]:
+                    parent[find(position[p][-1])] = find(position[free_tops[0]][-1])
+        for i, pile in enumerate(position):
+            if len(pile) <= hard[i]:
+                continue
+            for j in range(len(position)):
+                if j != i and tops[j] == tops[i] + 1:
+                    moved = [list(q) for q in position]
+                    moved[j].append(moved[i].pop())
+                    if shape(moved) not in seen:
+                        seen.add(shape(moved))
+                        queue.append(moved)
+    free = [c for p, pile in enumerate(piles) for c in pile[hard[p] :]]
+    roots = {}
+    for card in free:
+        roots.setdefault(card // 4, set()).add(find(card))
+    return seen, all(len(r) == 1 for r in roots.values())
+
+
+def in_level_component(piles: list[list[int]], hard: list[int], limit: int) -> set[tuple] | None:
+    """Every position reachable from this one by moves that stay in its level (free cards, pile to pile;
+    building down by rank), each as a tuple of pile tuples; None past ``limit`` positions."""
+    start = tuple(tuple(pile) for pile in piles)
+    seen, queue = {start}, [start]
+    while queue:
+        position = queue.pop()
+        tops = [pile[-1] // 4 if pile else -9 for pile in position]
+        for i, pile in enumerate(position):
+            if len(pile) <= hard[i]:
+                continue
+            for j in range(len(position)):
+                if j != i and tops[j] == tops[i] + 1:
+                    moved = list(position)
+                    moved[i], moved[j] = pile[:-1], position[j] + (pile[-1],)
+                    moved = tuple(moved)
+                    if moved not in seen:
+                        if len(seen) >= limit:
+                            return None
+                        seen.add(moved)
+                        queue.append(moved)
+    return seen
+
+
+def folded_nodes(search: Census, limit: int = 1 << 20) -> tuple[int, int, int, int]:
+    """The in-level components (moves that stay are reversible, so each has one fate) that the positions
+    met fall in, each searched whole from one of them; a component past ``limit`` positions counts the
+    position alone.  Returns (components, how many the swap condition proves full, their positions, how
+    many were past the limit)."""
+    run = search.run
+    board, heights, found = np.zeros_like(run.board), np.zeros_like(run.heights), np.zeros_like(run.found)
+    components = proved = spanned = past = 0
+    for level, rows in search.rows.items():
+        hard = list(level[0])
+        met = set()
+        for raw in rows:
+            kernel.decode(np.frombuffer(raw, np.uint64), run.origin, run.kr.ranks, board, heights, found)
+            met.add(tuple(tuple(board[p, : heights[p]].tolist()) for p in range(board.shape[0])))
+        while met:
+            position = met.pop()
+            component = in_level_component([list(pile) for pile in position], hard, limit)
+            components += 1
+            if component is None:
+                past += 1
+                continue
+            met -= component
+            spanned += len(component)
+            proved += shape_component([list(pile) for pile in position], hard)[1]
+    return components, proved, spanned, past
 
 
 def census(number: int, rules, budget: Budget) -> list[str]:
@@ -70,7 +170,7 @@ def census(number: int, rules, budget: Budget) -> list[str]:
     search = Census(deal(rules, number), rules, budget)
     status, reason = search.search(began + budget.seconds)
     if status != LOST:
-        return [str(number), f"not lost ({reason or status})"] + [""] * 8
+        return [str(number), f"not lost ({reason or status})"] + [""] * 12
     levels: dict[tuple, int] = defaultdict(int)
     shapes: dict[tuple, int] = defaultdict(int)
     for (level, _), count in search.groups.items():
@@ -79,27 +179,23 @@ def census(number: int, rules, budget: Budget) -> list[str]:
     positions = sum(levels.values())
     at_full = sum(c for (level, _), c in search.groups.items() if c == search.full[level])
     biggest = max(levels.values())
+    components, proved, spanned, past = folded_nodes(search)
     return [
         str(number), f"{positions:,}", str(len(search.sizes)), f"{len(levels):,}", f"{len(search.groups):,}",
         f"{positions / len(search.groups):.1f}", f"{max(search.groups.values()):,}", f"{biggest:,}",
-        f"{max(shapes.values()):,}", f"{100 * at_full / positions:.0f}%",
+        f"{max(shapes.values()):,}", f"{100 * at_full / positions:.0f}%", f"{components:,} ({past} past 2^20)",
+        f"{positions / components:.0f}", f"{spanned:,}", f"{proved:,}",
     ]  # fmt: skip
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("-g", "--game", default="good-measure")
-    parser.add_argument("-d", "--deals", default=DEALS, help="comma-separated PySolFC numbers")
-    parser.add_argument("-t", "--timeout", type=float, default=600.0)
-    parser.add_argument("-m", "--memory", type=float, default=8.0, help="GiB")
-    parser.add_argument("-o", "--output", type=Path, default=ROOT / "results" / "level-structure.md")
-    args = parser.parse_args()
+    args, budget = deal_arguments(__doc__, DEALS, "level-structure.md")
     rules = GAMES[args.game]
-    budget = Budget(seconds=args.timeout, memory=int(args.memory * 2**30))
     warm_up()
     header = [
         "deal", "positions", "layers", "levels", "(level, shape)s", "positions a shape", "most in a shape",
-        "most in a level", "most shapes in a level", "positions in full shapes",
+        "most in a level", "most shapes in a level", "positions in full shapes", "components",
+        "positions met a component", "positions of the components", "components the swap condition proves full",
     ]  # fmt: skip
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for number in [int(n) for n in args.deals.split(",")]:
