@@ -11,7 +11,7 @@ lies in each slot of a shape.  For each deal this prints, over all its layers: t
 how many positions a (level, shape) holds against prod(n_r!), the count if the n_r free cards of each
 rank r were arranged among their slots in every way (``full``); and the components the positions met
 fall in, each searched whole in the real game (pruning nothing), with how many of them the swap
-condition (``shape_component``) proves full.  The question it answers: how much could a search gain that
+condition (``swap_condition_holds``) proves full.  The question it answers: how much could a search gain that
 folded each component, or each level, into one node?  Writes results/level-structure.md.
 """
 
@@ -70,13 +70,27 @@ class Census(Layered):
                 self.full[level] = math.prod(math.factorial(n) for n in ranks.values())
 
 
-def shape_component(piles: list[list[int]], hard: list[int]) -> tuple[set[tuple], bool]:
-    """The shapes reachable from this position by moves that stay in its level (free cards, pile to pile),
-    and whether the swap condition proves every arrangement of the free cards reachable in them: at some
-    position met, two free cards of rank r on top and a third pile topped by rank r+1 can trade places (one
-    goes to the third pile, the other takes its place, the first takes the other's), and a walk there, the
-    swap and the walk back trade them at the start; when such trades join all free cards of each rank, they
-    give every order.  (A sufficient condition, checked cold on 99,572 small positions: never wrong.)"""
+def in_level_moves(position: tuple[tuple[int, ...], ...], hard: list[int]):
+    """The positions one move that stays in the level leads to: a free card (above its pile's hard prefix)
+    onto another pile's top one rank higher (building down by rank, in any suit)."""
+    tops = [pile[-1] // 4 if pile else -9 for pile in position]
+    for i, pile in enumerate(position):
+        if len(pile) <= hard[i]:
+            continue
+        for j in range(len(position)):
+            if j != i and tops[j] == tops[i] + 1:
+                moved = list(position)
+                moved[i], moved[j] = pile[:-1], position[j] + (pile[-1],)
+                yield tuple(moved)
+
+
+def swap_condition_holds(start: tuple[tuple[int, ...], ...], hard: list[int]) -> bool:
+    """Whether the swap condition proves every arrangement of the free cards reachable in this position's
+    component: at some position of a walk over its shapes, two free cards of rank r on top and a third pile
+    topped by rank r+1 can trade places (one goes to the third pile, the other takes its place, the first
+    takes the other's), and the walk there, the swap and the walk back trade them at the start; when such
+    trades join all free cards of each rank, they give every order.  (A sufficient condition, checked cold
+    on 99,572 small positions: never wrong.)"""
     parent: dict[int, int] = {}
 
     def find(card: int) -> int:
@@ -87,8 +101,7 @@ def shape_component(piles: list[list[int]], hard: list[int]) -> tuple[set[tuple]
     def shape(position):
         return tuple(len(pile) - h for pile, h in zip(position, hard, strict=True))
 
-    seen = {shape(piles)}
-    queue = [piles]
+    seen, queue = {shape(start)}, [start]
     while queue:
         position = queue.pop()
         tops = [pile[-1] // 4 if pile else -9 for pile in position]
@@ -97,44 +110,28 @@ def shape_component(piles: list[list[int]], hard: list[int]) -> tuple[set[tuple]
             if len(free_tops) >= 2 and r + 1 in tops:
                 for p in free_tops[1:]:
                     parent[find(position[p][-1])] = find(position[free_tops[0]][-1])
-        for i, pile in enumerate(position):
-            if len(pile) <= hard[i]:
-                continue
-            for j in range(len(position)):
-                if j != i and tops[j] == tops[i] + 1:
-                    moved = [list(q) for q in position]
-                    moved[j].append(moved[i].pop())
-                    if shape(moved) not in seen:
-                        seen.add(shape(moved))
-                        queue.append(moved)
-    free = [c for p, pile in enumerate(piles) for c in pile[hard[p] :]]
-    roots = {}
-    for card in free:
-        roots.setdefault(card // 4, set()).add(find(card))
-    return seen, all(len(r) == 1 for r in roots.values())
+        for moved in in_level_moves(position, hard):
+            if shape(moved) not in seen:
+                seen.add(shape(moved))
+                queue.append(moved)
+    roots: dict[int, set[int]] = {}
+    for p, pile in enumerate(start):
+        for card in pile[hard[p] :]:
+            roots.setdefault(card // 4, set()).add(find(card))
+    return all(len(r) == 1 for r in roots.values())
 
 
-def in_level_component(piles: list[list[int]], hard: list[int], limit: int) -> set[tuple] | None:
-    """Every position reachable from this one by moves that stay in its level (free cards, pile to pile;
-    building down by rank), each as a tuple of pile tuples; None past ``limit`` positions."""
-    start = tuple(tuple(pile) for pile in piles)
+def in_level_component(start: tuple[tuple[int, ...], ...], hard: list[int], limit: int) -> set[tuple] | None:
+    """Every position reachable from this one by moves that stay in its level, each as a tuple of pile
+    tuples; None past ``limit`` positions."""
     seen, queue = {start}, [start]
     while queue:
-        position = queue.pop()
-        tops = [pile[-1] // 4 if pile else -9 for pile in position]
-        for i, pile in enumerate(position):
-            if len(pile) <= hard[i]:
-                continue
-            for j in range(len(position)):
-                if j != i and tops[j] == tops[i] + 1:
-                    moved = list(position)
-                    moved[i], moved[j] = pile[:-1], position[j] + (pile[-1],)
-                    moved = tuple(moved)
-                    if moved not in seen:
-                        if len(seen) >= limit:
-                            return None
-                        seen.add(moved)
-                        queue.append(moved)
+        for moved in in_level_moves(queue.pop(), hard):
+            if moved not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(moved)
+                queue.append(moved)
     return seen
 
 
@@ -154,14 +151,14 @@ def folded_nodes(search: Census, limit: int = 1 << 20) -> tuple[int, int, int, i
             met.add(tuple(tuple(board[p, : heights[p]].tolist()) for p in range(board.shape[0])))
         while met:
             position = met.pop()
-            component = in_level_component([list(pile) for pile in position], hard, limit)
+            component = in_level_component(position, hard, limit)
             components += 1
             if component is None:
                 past += 1
                 continue
             met -= component
             spanned += len(component)
-            proved += shape_component([list(pile) for pile in position], hard)[1]
+            proved += swap_condition_holds(position, hard)
     return components, proved, spanned, past
 
 

@@ -148,7 +148,6 @@ def test_cli_layered_loses_a_whole_deal():
     assert '"verdict": "lost"' in out.output and '"found_by": "layers"' in out.output
 
 
-
 def test_waiting_children_made_distinct_change_nothing_but_memory():
     """Each layer's waiting children made distinct after every collection (compact_rows=1): the same verdicts,
     the same positions expanded where the deal is lost (Good Measure 4266: the corpus's lost deals are lost
