@@ -93,13 +93,14 @@ def check_layered(job: tuple[Rules, int, float, int]) -> tuple[int, str, float]:
     from solver.kernels.codes import LOST, WON
     from solver.search.layered import Layered
     from solver.search.result import Budget
+    from solver.search.root import Root
     from solver.search.warm import warm_up
 
     rules, number, seconds, memory = job
     warm_up()
     board = deal(rules, number)
     start = time.perf_counter()
-    search = Layered(board, rules, Budget(seconds=seconds, memory=memory))
+    search = Layered(Root(board, rules), Budget(seconds=seconds, memory=memory))
     status, _ = search.search(start + seconds)
     if status == WON and not is_solution(board, search.line, rules):
         raise AssertionError(f"deal {number}: the layered search's winning line does not replay")
@@ -148,9 +149,10 @@ def main() -> None:
     else:
         rules, lost = lost_of_list(args.source, args.game, args.worrying_back)
     if args.layered:
-        from solver.search.layered import LAYERS_PREMISES, layers_apply
+        from solver.game.premises import LAYERS_PREMISES
+        from solver.search.layered import can_search
 
-        if lost and not layers_apply(rules, deal(rules, lost[0])):
+        if lost and not can_search(rules, deal(rules, lost[0])):
             sys.exit(f"{rules.title}: {LAYERS_PREMISES}")
         memory = int(args.memory * 2**30)
         work, jobs = check_layered, [(rules, n, args.timeout, memory) for n in lost]

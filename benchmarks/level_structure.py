@@ -34,6 +34,7 @@ from solver import GAMES, Budget, deal  # noqa: E402
 from solver.kernels import layers as kernel  # noqa: E402
 from solver.kernels.codes import LOST  # noqa: E402
 from solver.search.layered import Layered  # noqa: E402
+from solver.search.root import Root  # noqa: E402
 from solver.search.warm import warm_up  # noqa: E402
 
 DEALS = "6991,6880,2715"  # Good Measure deals the depth-first search loses in 1-14 s (results/bench_layered.md)
@@ -55,8 +56,8 @@ class Census(Layered):
         return status, reason
 
     def _count(self, rows: np.ndarray) -> None:
-        run = self.run
-        board, heights, found = np.zeros_like(run.board), np.zeros_like(run.heights), np.zeros_like(run.found)
+        run = self.root
+        board, heights, found = (np.zeros_like(a) for a in (run.origin, run.origin_heights, run.origin_found))
         hard = np.zeros(board.shape[0], np.int64)
         for row in rows:
             kernel.decode(row, run.origin, run.kr.ranks, board, heights, found)
@@ -140,8 +141,8 @@ def folded_nodes(search: Census, limit: int = 1 << 20) -> tuple[int, int, int, i
     met fall in, each searched whole from one of them; a component past ``limit`` positions counts the
     position alone.  Returns (components, how many the swap condition proves full, their positions, how
     many were past the limit)."""
-    run = search.run
-    board, heights, found = np.zeros_like(run.board), np.zeros_like(run.heights), np.zeros_like(run.found)
+    run = search.root
+    board, heights, found = (np.zeros_like(a) for a in (run.origin, run.origin_heights, run.origin_found))
     components = proved = spanned = past = 0
     for level, rows in search.rows.items():
         hard = list(level[0])
@@ -164,7 +165,7 @@ def folded_nodes(search: Census, limit: int = 1 << 20) -> tuple[int, int, int, i
 
 def census(number: int, rules, budget: Budget) -> list[str]:
     began = time.perf_counter()
-    search = Census(deal(rules, number), rules, budget)
+    search = Census(Root(deal(rules, number), rules), budget)
     status, reason = search.search(began + budget.seconds)
     if status != LOST:
         return [str(number), f"not lost ({reason or status})"] + [""] * 12

@@ -18,11 +18,12 @@ from solver.game.rules import GAMES
 from solver.kernels import codes as K
 from solver.search import Budget
 from solver.search.dfs import DepthFirst
+from solver.search.root import Root
 
 
 def main(game: str, number: int, positions: int, memory: int = 6 << 30) -> None:
     rules = GAMES[game]
-    run = DepthFirst(deal(rules, number), rules, Budget(seconds=None, memory=memory))
+    run = DepthFirst(Root(deal(rules, number), rules), Budget(seconds=None, memory=memory))
     began, report_at = time.perf_counter(), 0
 
     def counters(run: DepthFirst) -> None:

@@ -19,13 +19,13 @@ from .game.cards import card_text
 from .game.deals import DealNumberError, deal
 from .game.deals import pysolfc_layout as pysolfc_layout_of
 from .game.engine import describe_moves
+from .game.premises import LAYERS_PREMISES, unsupported
 from .game.rules import (
     GAMES,
     Rules,
     UnknownGameError,
     get_rules,
     redeals_count_text,
-    unsupported,
     with_worrying_back,
 )
 from .game.variants import RulesFileError, load_rules_file
@@ -226,9 +226,9 @@ def solve_command(
     if problem:
         raise InputError(f"{rules.title}: {problem}")
     from .search import Budget, solve
-    from .search.layered import LAYERS_PREMISES, layers_apply
+    from .search.layered import can_search
 
-    if layered and not layers_apply(rules, board):
+    if layered and not can_search(rules, board):
         raise InputError(f"{rules.title}: --layered: {LAYERS_PREMISES}")
     budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
     _warm_up()

@@ -14,16 +14,17 @@ from naive import choose_plainly
 
 from solver.game.deals import deal, random_deal
 from solver.game.engine import is_solution
+from solver.game.premises import beams_apply
 from solver.game.rules import GAMES, with_worrying_back
 from solver.kernels import beam as B
 from solver.kernels import codes as K
 from solver.kernels import position as P
 from solver.search import LOST, WON, Budget, Schedule, solve
-from solver.search.arrays import runs_beams
-from solver.search.beam import Beam, beam_root, beam_search
+from solver.search.beam import Beam, beam_search
 from solver.search.dfs import DepthFirst
+from solver.search.root import Root
 
-BEAMED = [g for g in GAMES if runs_beams(GAMES[g])]  # one deck, every card face up
+BEAMED = [g for g in GAMES if beams_apply(GAMES[g])]  # one deck, every card face up
 
 NO_MARKS = np.zeros(1 << 10, dtype=np.uint64)  # a depth-first table that marks nothing lost
 
@@ -33,7 +34,7 @@ def test_beam_wins_replay_and_only_on_won_deals(game):
     """Narrow beams on 300 corpus deals: each line found is a legal win of a deal the reference wins."""
     counts = {"won": 0, "found": 0, "lost": 0}
     for d in deals(f"small/{game}", 300):
-        line, generated = beam_search(d.board, d.rules, 4, None, NO_MARKS)
+        line, generated = beam_search(Root(d.board, d.rules), 4, None, NO_MARKS)
         counts["won" if d.won else "lost"] += 1
         if line is not None:
             assert d.won and is_solution(d.board, line, d.rules), d.board.to_text()
@@ -51,7 +52,7 @@ def test_beam_with_worrying_back_finds_legal_wins(game):
     found = 0
     for _ in range(100):
         board = random_deal(rules, rng)
-        line, _ = beam_search(board, rules, 4, None, NO_MARKS)
+        line, _ = beam_search(Root(board, rules), 4, None, NO_MARKS)
         if line is not None:
             assert is_solution(board, line, rules), board.to_text()
             found += 1
@@ -66,14 +67,12 @@ def test_beam_skips_positions_the_depth_first_search_proved_lost():
     checked = 0
     for _ in range(200):
         board = random_deal(rules, rng)
-        run = DepthFirst(board, rules, Budget(seconds=None))
+        run = DepthFirst(Root(board, rules), Budget(seconds=None))
         status, _ = run.run(None, None)
         if status != K.LOST or run.meta[K.M_NODES] < 20:
             continue
-        root, in_play, _ = beam_root(board, rules)
-        assert Beam(root, in_play, 0, rules, 64, Schedule().beam_branching).expand(1, NO_MARKS) > 0
-        root, in_play, _ = beam_root(board, rules)
-        assert Beam(root, in_play, 0, rules, 64, Schedule().beam_branching).expand(1, run.table) == 0
+        assert Beam(Root(board, rules), 64).expand(1, NO_MARKS) > 0
+        assert Beam(Root(board, rules), 64).expand(1, run.table) == 0
         checked += 1
     assert checked >= 5, checked
 
@@ -122,7 +121,7 @@ def test_a_level_keeps_the_best_few_of_each_abstract_position(width):
 
 def test_dealt_cards_count_the_prefixes_and_key_only_the_abstract_position():
     rules = GAMES["bakers-dozen"]
-    (board, heights, found), _, _ = beam_root(deal(rules, 5), rules)
+    board, heights, found, *_ = Root(deal(rules, 5), rules).copy()
     origin, origin_heights = board.copy(), heights.copy()
     dealt, key = B.dealt_cards(board, heights, found, origin, origin_heights)
     assert dealt == heights.sum()
@@ -153,7 +152,7 @@ def test_a_narrow_beam_wins_a_deal_the_old_beams_left_unknown_at_60_seconds():
     rules = GAMES["good-measure"]
     board = deal(rules, 214)
     P.seed_random(0)
-    line, _ = beam_search(board, rules, 4_000, None, NO_MARKS)
+    line, _ = beam_search(Root(board, rules), 4_000, None, NO_MARKS)
     assert line is not None and is_solution(board, line, rules)
 
 

@@ -15,13 +15,14 @@ from naive import WALK_SIZES as SIZES
 from naive import PlainModel, WalkReference, walk_positions
 
 from solver.game.deals import random_deal
+from solver.game.premises import classic
 from solver.game.rules import GAMES
 from solver.kernels import capacity as C
 from solver.kernels import codes as K
 from solver.kernels import position as P
-from solver.search.arrays import is_classic, kernel_rules, state_arrays
+from solver.search.arrays import kernel_rules, state_arrays
 
-CLASSIC = [g for g in GAMES if is_classic(GAMES[g])]  # the capacity test, walks and beams apply
+CLASSIC = [g for g in GAMES if classic(GAMES[g])]  # the capacity test, walks and beams apply
 
 
 @pytest.mark.parametrize("game", CLASSIC)

@@ -19,16 +19,17 @@ from naive import PlainChains, WalkReference, walk_positions
 
 from solver.game.deals import deal
 from solver.game.engine import apply_move, is_solution, reference_search
+from solver.game.premises import classic
 from solver.game.rules import GAMES
 from solver.kernels import capacity as C
 from solver.kernels import codes
 from solver.kernels import suitblind as H
 from solver.search import Budget, Schedule, solve
-from solver.search.arrays import WALK_KEYS, is_classic
-from solver.search.dfs import DepthFirst
+from solver.search.arrays import WALK_KEYS
+from solver.search.root import Root
 from solver.search.walks import Walks
 
-CLASSIC = [g for g in GAMES if is_classic(GAMES[g])]  # the capacity test, walks and beams apply
+CLASSIC = [g for g in GAMES if classic(GAMES[g])]  # the capacity test, walks and beams apply
 
 
 def _random_state(rng: random.Random, piles: int, low: int, high: int) -> np.ndarray:
@@ -227,10 +228,8 @@ def test_solve_with_the_walk_agrees_with_the_reference_search(game):
 def test_good_measure_82_is_lost_in_the_suit_blind_game():
     """A deal depth-first search alone takes 88 s to prove lost; the walk needs ~100,000 positions."""
     rules = GAMES["good-measure"]
-    run = DepthFirst(deal(rules, 82), rules, Budget())
-    run.start()
-    walks = Walks(run, 1 << 30)
-    walks.advance(run, 60.0)
+    walks = Walks(Root(deal(rules, 82), rules), 1 << 30)
+    walks.advance(60.0)
     assert walks.status == codes.LOST and walks.meta[H.H_NODES] < 1_000_000
 
 
@@ -239,32 +238,29 @@ def test_a_walk_in_slices_keeps_to_each_slice_s_capacity_work_and_still_proves_g
     may be large, and one slice spent 0.24 s of a 1 s budget on it); tests cut short only prune less."""
     work_limit, spent = 300, []
     rules = GAMES["good-measure"]
-    run = DepthFirst(deal(rules, 82), rules, Budget(), Schedule(walk_chunk_work=work_limit))
-    run.start()
-    run.cmeta[C.C_ALLOWANCE] = 1 << 30  # as after a long depth-first run whose tests gave up little
-    walks = Walks(run, 1 << 30)
+    root = Root(deal(rules, 82), rules, Schedule(walk_chunk_work=work_limit))
+    root.cmeta[C.C_ALLOWANCE] = 1 << 30  # as after a long depth-first run whose tests gave up little
+    walks = Walks(root, 1 << 30)
     while walks.open():
-        before = int(run.cmeta[C.C_NODES])
-        walks.step(run)
-        spent.append(int(run.cmeta[C.C_NODES]) - before)
+        before = int(root.cmeta[C.C_NODES])
+        walks.step()
+        spent.append(int(root.cmeta[C.C_NODES]) - before)
     assert walks.status == codes.LOST
     # A test gives up on the position past its limit, so a slice may count one more.
     assert max(spent) <= work_limit + 1 and sum(n >= work_limit for n in spent) >= 3, (max(spent), len(spent))
 
 
-def _walk_the_games(game: str, number: int) -> tuple[Walks, DepthFirst]:
+def _walk_the_games(game: str, number: int) -> Walks:
     rules = GAMES[game]
-    run = DepthFirst(deal(rules, number), rules, Budget())
-    run.start()
-    walks = Walks(run, 1 << 30)
+    walks = Walks(Root(deal(rules, number), rules), 1 << 30)
     while walks.open():
-        walks.advance(run, 60.0)
-    return walks, run
+        walks.advance(60.0)
+    return walks
 
 
 def test_good_measure_505_is_lost_once_five_ranks_are_named():
     """Its suit-blind game is won; with the suits of Aces to Fives kept, lost (depth-first search: 52 s)."""
-    walks, _ = _walk_the_games("good-measure", 505)
+    walks = _walk_the_games("good-measure", 505)
     assert walks.stage == 1 and walks.named() == (5, 0) and walks.status == codes.LOST
     assert walks.positions() < 1_000_000
 
@@ -272,7 +268,7 @@ def test_good_measure_505_is_lost_once_five_ranks_are_named():
 def test_good_measure_560_is_lost_once_nines_to_kings_are_named():
     """Its suit-blind game and its game with Aces to Fives named are won; with the suits of Nines to Kings
     kept, lost after about 1.9M positions (the depth-first search: 31 minutes)."""
-    walks, _ = _walk_the_games("good-measure", 560)
+    walks = _walk_the_games("good-measure", 560)
     assert walks.stage == 2 and walks.named() == (0, 5) and walks.status == codes.LOST
     assert walks.positions() < 2_500_000
 
@@ -280,10 +276,10 @@ def test_good_measure_560_is_lost_once_nines_to_kings_are_named():
 def test_good_measure_538_is_won_by_the_walk_of_the_real_game():
     """A deal the depth-first search and beams leave unknown after 60 s; the real game's walk wins it in
     about 50,000 positions, with a line the reference engine replays."""
-    walks, run = _walk_the_games("good-measure", 538)
+    walks = _walk_the_games("good-measure", 538)
     rules = GAMES["good-measure"]
     assert walks.won() and walks.named() == (rules.ranks, 0) and walks.positions() < 200_000
-    assert is_solution(deal(rules, 538), walks.winning_line(run), rules)
+    assert is_solution(deal(rules, 538), walks.winning_line(), rules)
 
 
 def test_a_walk_short_of_memory_gives_up_and_the_deal_stays_unknown():

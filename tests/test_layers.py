@@ -24,8 +24,9 @@ from solver.kernels import codes
 from solver.kernels import layers as L
 from solver.search import LOST, WON, Budget, solve
 from solver.search.arrays import kernel_rules, state_arrays
-from solver.search.layered import Layered, layers_apply
+from solver.search.layered import Layered, can_search
 from solver.search.result import LAYERS
+from solver.search.root import Root
 
 
 def _progress(board, origin, rules) -> tuple[int, list[int]]:
@@ -106,7 +107,7 @@ def test_layered_search_agrees_with_reference_search(name):
 
 
 def test_layered_search_agrees_on_variants():
-    chosen = [d for d in deals("variants") if layers_apply(d.rules, d.board)]
+    chosen = [d for d in deals("variants") if can_search(d.rules, d.board)]
     counts = check_agreement(chosen, layered=True)
     assert counts[WON] >= 10 and counts[LOST] >= 10, counts
 
@@ -156,8 +157,8 @@ def test_waiting_children_made_distinct_change_nothing_but_memory():
     chosen.append(Deal(rules=GAMES["good-measure"], board=deal(GAMES["good-measure"], 4266), won=False))
     compacted, lost_searched = 0, 0
     for d in chosen:
-        plain = Layered(d.board, d.rules, Budget(seconds=None))
-        distinct = Layered(d.board, d.rules, Budget(seconds=None), compact_rows=1)
+        plain = Layered(Root(d.board, d.rules), Budget(seconds=None))
+        distinct = Layered(Root(d.board, d.rules), Budget(seconds=None), compact_rows=1)
         status, _ = plain.search(None)
         assert distinct.search(None)[0] == status == (codes.WON if d.won else codes.LOST), d.board.to_text()
         if status == codes.LOST:

@@ -20,6 +20,7 @@ from solver.kernels import codes as K
 from solver.kernels import position as P
 from solver.search import LOST, Budget, Schedule, solve
 from solver.search.dfs import DepthFirst
+from solver.search.root import Root
 
 # Cruel: cycles through unlimited redeals; Perseverance: runs and counted redeals.  (Ripple Fan passes too,
 # in 3 minutes; Indefatigable's and Royal Family's small deals have graphs too large for the plain model.)
@@ -42,10 +43,10 @@ def test_every_position_marked_lost_is_lost(game):
         if fate is None:
             continue
         deals += 1
-        run = None
+        run, root = None, Root(board, rules)
         for restart in range(8):  # runs cut short after a few positions, each seeded with the last one's marks
             P.seed_random(restart)
-            run = DepthFirst(board, rules, Budget(seconds=None), noise=restart, before=run)
+            run = DepthFirst(root, Budget(seconds=None), noise=restart, before=run)
             status, _ = run.run(None, 8 << restart)
             marks = marked_lost(run.table)
             for key in marks:
@@ -66,7 +67,7 @@ def test_a_complete_lost_search_closes_every_component(game, size):
     seen = 0
     for _ in range(100):
         board = random_deal(rules, rng)
-        run = DepthFirst(board, rules, Budget(seconds=None), Schedule(capacity_nodes=0))
+        run = DepthFirst(Root(board, rules, Schedule(capacity_nodes=0)), Budget(seconds=None))
         status, _ = run.run(None, None)
         if status != K.LOST or run.meta[K.M_NODES] < 50:
             continue

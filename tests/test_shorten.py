@@ -7,8 +7,8 @@ import pytest
 from solver.game.board import parse_board
 from solver.game.deals import random_deal
 from solver.game.engine import REDEAL, Move, is_solution, reference_search
+from solver.game.premises import classic
 from solver.game.rules import GAMES
-from solver.search.arrays import is_classic
 from solver.search.shorten import shorten
 
 
@@ -27,7 +27,7 @@ def test_shortened_reference_lines_still_win(game):
         assert len(short) <= len(line)
         shorter += len(short) < len(line)
     # (The plain shortcuts of the redeal games compare exact positions only: fewer lines get shorter.)
-    assert shorter >= (10 if is_classic(GAMES[game]) else 1), shorter
+    assert shorter >= (10 if classic(GAMES[game]) else 1), shorter
 
 
 def test_a_detour_through_redeals_is_cut():

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from .board import Board
 from .cards import card_text, make_card, rank_of, suit_of
-from .rules import UNLIMITED, Rules, unsupported
+from .premises import check_supported
+from .rules import UNLIMITED, Rules
 
 REDEAL_SOURCE = -100  # ``Move.source`` of a redeal
 
@@ -40,12 +41,6 @@ class Move:
 
 
 REDEAL = Move(REDEAL_SOURCE)
-
-
-def _check_supported(rules: Rules) -> None:
-    problem = unsupported(rules)
-    if problem:
-        raise NotImplementedError(f"{rules.title}: {problem}")
 
 
 def _moving_cards(board: Board, move: Move) -> tuple[int, ...]:
@@ -150,7 +145,7 @@ def _longest_run(board: Board, source: int, rules: Rules) -> int:
 
 
 def legal_moves(board: Board, rules: Rules) -> list[Move]:
-    _check_supported(rules)
+    check_supported(rules)
     moves = []
     foundations = range(-4, 0) if rules.worrying_back else []
     for source in [*foundations, *range(len(board.piles))]:
@@ -190,7 +185,7 @@ def apply_move(board: Board, move: Move, rules: Rules) -> Board:
 
 def replay(board: Board, moves: list[Move], rules: Rules) -> Board:
     """Play ``moves`` from ``board``; raise :class:`IllegalMoveError` at the first illegal one."""
-    _check_supported(rules)
+    check_supported(rules)
     for number, move in enumerate(moves, 1):
         try:
             board = apply_move(board, move, rules)
@@ -240,7 +235,7 @@ def reference_search(board: Board, rules: Rules, max_states: int = 2_000_000) ->
     Returns a winning move list, or None when no position reachable from
     ``board`` is won.  Raises RuntimeError past ``max_states`` distinct positions.
     """
-    _check_supported(rules)
+    check_supported(rules)
     if board.is_won():
         return []
     seen = {board}

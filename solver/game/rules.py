@@ -366,39 +366,6 @@ GAMES: dict[str, Rules] = {
 }
 
 
-def unsupported(rules: Rules) -> str:
-    """Why the solver cannot decide ``rules``, or "" when it can."""
-    if rules.worrying_back and (rules.build != BUILD_RANK or rules.sequence_moves or rules.redeals):
-        return "worrying back is supported only in games that build by rank, one card at a time, with no redeal"
-    if (rules.runs_by_spaces or rules.runs_into_spaces) and not rules.sequence_moves:
-        return "runs_by_spaces and runs_into_spaces need sequence_moves"
-    if rules.face_down_rows and rules.redeals:
-        return "face-down cards in a game with redeals are not supported"
-    if rules.empty_pile == EMPTY_KING and (rules.foundations_down or rules.both_ways):
-        # The kernels turn ranks over where foundations build down, and the lone-card rule's proof for
-        # King-only spaces assumes a King never goes onto another card.
-        return "an empty pile that takes only a King needs the tableau to build down and the foundations up"
-    if rules.decks not in (1, 2):
-        return f"the solver handles one or two decks, not {rules.decks}"
-    if rules.decks == 2 and (
-        rules.build == BUILD_ALTERNATE
-        or rules.both_ways
-        or rules.sequence_moves
-        or rules.worrying_back
-        or rules.foundations_down
-        or rules.face_down_rows
-    ):
-        # The safe-move proofs for two decks (solver/kernels/position.py) cover these premises only.
-        return "two decks are supported only where the tableau builds down by rank or suit, one card at a time"
-    if rules.decks > 1 and rules.cards_per_pile > most_cards_a_pile(rules):
-        return f"two-deck piles may hold at most {most_cards_a_pile(rules)} cards here, not {rules.cards_per_pile}"
-    if rules.ranks > 13:
-        return f"the solver handles at most 13 ranks, not {rules.ranks}"
-    if not 1 <= rules.piles <= MAX_PILES:
-        return f"the solver handles 1 to {MAX_PILES} piles, not {rules.piles}"
-    return ""
-
-
 def with_worrying_back(rules: Rules) -> Rules:
     """The same game, but a foundation's top card may come back to the tableau."""
     if rules.worrying_back:

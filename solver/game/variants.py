@@ -28,6 +28,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from .premises import unsupported
 from .rules import (
     DEAL_BAKERS,
     DEAL_BASES_LAST,
@@ -42,7 +43,6 @@ from .rules import (
     Rules,
     UnknownGameError,
     get_rules,
-    unsupported,
 )
 
 if sys.version_info >= (3, 11):

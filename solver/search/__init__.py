@@ -8,13 +8,15 @@ One room per concern:
 - :mod:`.result`: the budget, the result and its record, progress reports;
 - :mod:`.arrays`: rules and positions as the kernels read them, kernel moves as engine moves;
 - :mod:`.memory`: hash tables in huge pages, doubled a stretch at a time;
-- one driver per kernel: :mod:`.dfs`, :mod:`.beam`, :mod:`.roottest`, :mod:`.walks`;
+- :mod:`.root`: a deal's root, made once per solve: what every driver starts from and shares;
+- one driver per kernel: :mod:`.dfs`, :mod:`.beam`, :mod:`.roottest`, :mod:`.walks`, :mod:`.layered`;
 - :mod:`.shorten`: the detours cut out of a winning line.
 """
 
+from ..game.premises import UnsupportedRulesError, check_supported
 from .result import LOST, UNKNOWN, WON, Budget, Progress, SolveResult
 from .schedule import Schedule
-from .solve import UnsupportedRulesError, check_supported, solve
+from .solve import solve
 from .warm import warm_up
 
 __all__ = [

@@ -12,6 +12,7 @@ from functools import cache
 
 import numpy as np
 
+from ..game import premises
 from ..game.board import Board, BoardError
 from ..game.engine import REDEAL, Move
 from ..game.rules import BUILD_ALTERNATE, BUILD_RANK, BUILD_SUIT, EMPTY_ANY, EMPTY_KING, EMPTY_NONE, Rules
@@ -29,40 +30,13 @@ WALK_KEYS = chain_keys()  # the suit-blind walks' position keys
 
 _EMPTY_CODES = {EMPTY_NONE: codes.EMPTY_NONE, EMPTY_ANY: codes.EMPTY_ANY, EMPTY_KING: codes.EMPTY_KING}
 _BUILD_CODES = {BUILD_RANK: codes.BUILD_RANK, BUILD_SUIT: codes.BUILD_SUIT, BUILD_ALTERNATE: codes.BUILD_ALTERNATE}
-
-
-def safe_rule(rules: Rules) -> int:
-    """Which safe-move rule of solver/kernels/position.py ("Safe foundation moves") covers ``rules``."""
-    if rules.worrying_back:
-        return codes.SAFE_OFF
-    if rules.build == BUILD_SUIT and not (rules.both_ways and rules.sequence_moves):
-        return codes.SAFE_SUIT
-    if rules.build == BUILD_ALTERNATE and not rules.both_ways:
-        return codes.SAFE_ALTERNATE
-    if rules.sequence_moves:
-        return codes.SAFE_OFF
-    if not rules.both_ways:
-        return codes.SAFE_LOW
-    return codes.SAFE_NO_HOSTS if rules.build == BUILD_ALTERNATE else codes.SAFE_OFF
-
-
-def is_classic(rules: Rules) -> bool:
-    """Build down by rank, one card at a time, no redeal: the premises of the capacity test, the suit-blind
-    walks (solver/kernels/capacity.py, suitblind.py), which stay off elsewhere."""
-    return (
-        rules.build == BUILD_RANK
-        and not rules.both_ways
-        and not rules.sequence_moves
-        and not rules.redeals
-        and rules.decks == 1  # their proofs and keys are written for one deck
-    )
-
-
-def runs_beams(rules: Rules) -> bool:
-    """Where beams run (solver/kernels/beam.py): one deck, since a beam's positions hold four foundations,
-    and every card face up, since it does not track face-down ones.  A beam proves nothing lost and its
-    lines are replayed, so it needs no proof: any building rule, runs and redeals are welcome."""
-    return rules.decks == 1 and not rules.face_down_rows
+_SAFE_CODES = {
+    premises.SAFE_NONE: codes.SAFE_OFF,
+    premises.SAFE_LOW: codes.SAFE_LOW,
+    premises.SAFE_SUIT: codes.SAFE_SUIT,
+    premises.SAFE_ALTERNATE: codes.SAFE_ALTERNATE,
+    premises.SAFE_NO_HOSTS: codes.SAFE_NO_HOSTS,
+}  # the safe-move rules (solver/game/premises.py says which covers which rules)
 
 
 def kernel_rules(rules: Rules) -> KernelRules:
@@ -75,9 +49,9 @@ def kernel_rules(rules: Rules) -> KernelRules:
         bool(rules.sequence_moves),
         bool(rules.runs_by_spaces),
         bool(rules.runs_into_spaces),
-        safe_rule(rules),
-        not rules.worrying_back and not rules.sequence_moves,  # the lone-card rule (position.py)
-        not (rules.sequence_moves and rules.both_ways),  # the relaxed dead test (position.py)
+        _SAFE_CODES[premises.safe_rule(rules)],
+        premises.lone_card_rule_applies(rules),
+        premises.dead_test_applies(rules),
     )
 
 

@@ -7,14 +7,13 @@ import time
 
 import numpy as np
 
-from ..game.board import Board
 from ..game.engine import Move
-from ..game.rules import Rules
 from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
 from ..kernels.codes import M_IN_PLAY, M_REDEALS, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE
-from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash, safe_moves_hold
-from .arrays import engine_move, foundation_move, kernel_rules, position_keys, state_arrays
+from ..kernels.position import SCRATCH_SIZE
+from .arrays import engine_move
+from .root import Root
 from .schedule import Schedule
 
 DEALT_WEIGHT = 2  # the score's points off per card still where it was dealt (solver/kernels/beam.py)
@@ -23,29 +22,23 @@ DEALT_WEIGHT = 2  # the score's points off per card still where it was dealt (so
 class Beam:
     """The arrays of one beam search: two levels, the candidates, the lossy set."""
 
-    def __init__(
-        self,
-        root: tuple[np.ndarray, np.ndarray, np.ndarray],
-        in_play: int,
-        redeals: int,
-        rules: Rules,
-        width: int,
-        branching: int,
-    ):
-        board, heights, found = root
-        self.kr, self.zob, self.width = kernel_rules(rules), position_keys(rules), width
-        self.origin, self.origin_heights = board.copy(), heights.copy()  # where cards were dealt, for the score
+    def __init__(self, root: Root, width: int):
+        start = root.arrays
+        board, heights, found = start.board, start.heights, start.found
+        branching = root.schedule.beam_branching
+        self.kr, self.zob, self.width = root.kr, root.zob, width
+        self.origin, self.origin_heights = root.origin, root.origin_heights  # where cards were dealt, for the score
         # A redeal re-cuts the piles: where one may come, cards "still where they were dealt" mean nothing.
-        self.dealt_weight = 0 if rules.redeals else DEALT_WEIGHT
+        self.dealt_weight = 0 if root.rules.redeals else DEALT_WEIGHT
         self.boards = np.zeros((2, width, *board.shape), dtype=board.dtype)
         self.heights = np.zeros((2, width, heights.size), dtype=heights.dtype)
         self.founds = np.zeros((2, width, 4), dtype=found.dtype)
         self.in_play = np.zeros((2, width), dtype=np.int64)
         self.redeals = np.zeros((2, width), dtype=np.int64)
         self.keys = np.zeros((2, width, 2), dtype=np.uint64)
-        self.boards[0, 0], self.heights[0, 0], self.founds[0, 0] = root
-        self.in_play[0, 0], self.redeals[0, 0] = in_play, redeals
-        self.keys[0, 0] = position_hash(board, heights, self.zob, redeals, 0)  # the depth-first search's keys
+        self.boards[0, 0], self.heights[0, 0], self.founds[0, 0] = board, heights, found
+        self.in_play[0, 0], self.redeals[0, 0] = start.meta[M_IN_PLAY], start.meta[M_REDEALS]
+        self.keys[0, 0] = start.keys  # the depth-first search's keys
         room = width * branching
         slots = 1 << (2 * width - 1).bit_length()  # at most half full: few kept positions share a slot
         self.candidates = Candidates(
@@ -114,39 +107,14 @@ def beam_bytes(board: np.ndarray, cards: int, width: int, schedule: Schedule) ->
     return width * per_width + 8 * seen_slots(width, branching)
 
 
-def beam_root(board: Board, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int, list[Move]]:
-    """Where beams start: the deal after its safe moves (where they hold: no worrying back, no redeal
-    left), as state arrays; the cards in play; those moves."""
-    piles, heights, found = state_arrays(board, rules)
-    meta = np.zeros(META_SIZE, dtype=np.int64)
-    meta[M_IN_PLAY] = board.cards_in_play()
-    meta[M_REDEALS] = board.redeals
-    keys = position_hash(piles, heights, position_keys(rules), board.redeals, 0)
-    auto_src, auto_card = np.zeros(MAX_CARDS, dtype=np.int16), np.zeros(MAX_CARDS, dtype=np.int16)
-    autos = 0
-    kr = kernel_rules(rules)
-    if safe_moves_hold(kr, meta):
-        autos = play_safe_moves(piles, heights, found, position_keys(rules), keys, meta, auto_src, auto_card, kr.safe)
-    return (piles, heights, found), int(meta[M_IN_PLAY]), [foundation_move(p) for p in auto_src[:autos].tolist()]
-
-
-def beam_search(
-    board: Board,
-    rules: Rules,
-    width: int,
-    deadline: float | None,
-    dfs_table: np.ndarray,
-    schedule: Schedule | None = None,
-) -> tuple[list[Move] | None, int]:
-    """Look for a win with a beam of ``width`` positions a level; returns the winning line (or None)
-    and the positions generated.  It never proves a loss (see :mod:`solver.kernels.beam`)."""
-    schedule = schedule or Schedule()
-    (piles, heights, found), in_play, root_moves = beam_root(board, rules)
-    if in_play == 0:
-        return root_moves, 0
-    beam = Beam((piles, heights, found), in_play, board.redeals, rules, width, schedule.beam_branching)
+def beam_search(root: Root, width: int, deadline: float | None, dfs_table: np.ndarray) -> tuple[list[Move] | None, int]:
+    """Look for a win from ``root`` with a beam of ``width`` positions a level; returns the winning line (or
+    None) and the positions generated.  It never proves a loss (see :mod:`solver.kernels.beam`)."""
+    if root.won:
+        return list(root.moves), 0
+    beam = Beam(root, width)
     n = 1
-    while n > 0 and len(beam.levels) < schedule.beam_levels_per_card * board.cards_in_play():
+    while n > 0 and len(beam.levels) < root.schedule.beam_levels_per_card * root.board.cards_in_play():
         if deadline is not None and time.perf_counter() > deadline:
             break
         n = beam.expand(n, dfs_table)
@@ -156,18 +124,9 @@ def beam_search(
     line_src, line_dst = beam.winning_line()
     out_src = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)  # each move, and at most every card up safely
     out_dst = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)
+    start = root.copy()
     count = kernel.replay(
-        piles,
-        heights,
-        found,
-        in_play,
-        board.redeals,
-        beam.kr,
-        beam.zob,
-        line_src,
-        line_dst,
-        out_src,
-        out_dst,
-        beam.work,
-    )
-    return root_moves + [engine_move(out_src[i], out_dst[i]) for i in range(count)], generated
+        start.board, start.heights, start.found, start.meta[M_IN_PLAY], start.meta[M_REDEALS], root.kr, root.zob,
+        line_src, line_dst, out_src, out_dst, beam.work,
+    )  # fmt: skip
+    return list(root.moves) + [engine_move(out_src[i], out_dst[i]) for i in range(count)], generated

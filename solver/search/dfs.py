@@ -8,88 +8,53 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..game.board import Board
 from ..game.engine import Move
-from ..game.rules import Rules
-from ..kernels import capacity as C
 from ..kernels import codes
 from ..kernels import dfs as kernel
-from ..kernels.bundles import CapacityTest, DfsStack, Position
+from ..kernels.bundles import DfsStack, Position
 from ..kernels.codes import (
     LOST,
     M_AUTO_TOP,
     M_DEPTH,
-    M_IN_PLAY,
     M_NODES,
     M_PENDING,
-    M_REDEALS,
     M_ROOT_AUTOS,
     M_SCC_TOP,
     M_TABLE_COUNT,
     PAUSED,
     WON,
-)  # fmt: skip
-from ..kernels.position import SCRATCH_SIZE, dead_here, play, play_safe_moves, position_hash, safe_moves_hold
-from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
-from .arrays import (
-    CAPACITY_KEYS,
-    down_mask,
-    engine_move,
-    foundation_move,
-    is_classic,
-    kernel_rules,
-    position_keys,
-    state_arrays,
 )
+from ..kernels.position import SCRATCH_SIZE
+from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
+from .arrays import engine_move, foundation_move
 from .memory import doubled, doubling_overhead, table_zeros
 from .result import Budget
-from .schedule import Schedule
+from .root import Root
 
 
 class DepthFirst:
-    """One depth-first run: the arrays of the search, grown on demand within the memory budget."""
+    """One depth-first run from the deal's root: the arrays of the search, grown on demand within the memory
+    budget (which the root's capacity cache shares)."""
 
-    def __init__(
-        self,
-        board: Board,
-        rules: Rules,
-        budget: Budget,
-        schedule: Schedule | None = None,
-        noise: int = 0,
-        before: DepthFirst | None = None,
-    ):
+    def __init__(self, root: Root, budget: Budget, noise: int = 0, before: DepthFirst | None = None):
         """``before``: a run cut short, whose table (lost marks and all) this run takes over."""
-        schedule = schedule or Schedule()
-        self.rules, self.budget, self.schedule, self.noise = rules, budget, schedule, noise
-        self.kr, self.zob = kernel_rules(rules), position_keys(rules)
+        self.root, self.budget, self.schedule, self.noise = root, budget, root.schedule, noise
+        self.rules, self.kr, self.zob = root.rules, root.kr, root.zob
         self.evictions = 0 if before is None else before.evictions
-        self.board, self.heights, self.found = state_arrays(board, rules)
-        self.meta = np.zeros(codes.META_SIZE, dtype=np.int64)
-        self.meta[M_IN_PLAY] = board.cards_in_play()
-        self.meta[M_REDEALS] = board.redeals
-        self.meta[codes.M_DOWN] = down_mask(board, rules)
-        self.keys = position_hash(self.board, self.heights, self.zob, board.redeals, self.meta[codes.M_DOWN])
-        self.auto_src = np.zeros(codes.MAX_CARDS, dtype=np.int16)  # a card goes up at most once on a path
-        self.auto_card = np.zeros(codes.MAX_CARDS, dtype=np.int16)
+        self.board, self.heights, self.found, self.keys, self.meta, self.auto_src, self.auto_card = root.copy()
         self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int32)
         self._alloc_stack(1 << 10, 1 << 14)
         self.scc = np.zeros(1 << 12, dtype=np.int64)
-        self.cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
-        self.ckeys = np.zeros(2, dtype=np.uint64)
         if before is None:
-            self.ctable = np.zeros(2 * schedule.capacity_first_slots, dtype=np.uint64)
-            self.cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-            self.cmeta[C.C_ALLOWANCE] = schedule.capacity_head_start  # then one abstract position per real one
-            slots = schedule.first_table_slots
+            slots = self.schedule.first_table_slots
             stack = (self.mv_start.size, self.moves_src.size, self.scc.size)
-            while slots > 1024 and self._bytes(slots, *stack) > budget.memory:
+            while slots > 1024 and not self._fits(self._bytes(slots, *stack)):
                 slots //= 2
             self.table = table_zeros(2 * slots)
         else:
             forget_open(before.table, before.scc, before.meta)
             self.table = before.table
             self.meta[M_TABLE_COUNT] = before.meta[M_TABLE_COUNT]
-            self.ctable, self.cmeta = before.ctable, before.cmeta  # verdicts of the same abstract game
 
     def _alloc_stack(self, depth: int, moves: int) -> None:
         def grow(name: str, size: int, dtype: type, width: int = 0) -> None:
@@ -111,10 +76,16 @@ class DepthFirst:
             grow(name, moves, np.int16)
 
     def _bytes(self, slots: int, depth: int, moves: int, scc: int) -> int:
-        return 16 * slots + (46 + 2 * self.board.shape[0]) * depth + 4 * moves + 8 * scc + self.ctable.nbytes
+        """What the run would hold with arrays of these sizes."""
+        return 16 * slots + (46 + 2 * self.board.shape[0]) * depth + 4 * moves + 8 * scc
 
     def bytes(self) -> int:
+        """What the run holds (the root's capacity cache, which its budget also pays for, is the root's)."""
         return self._bytes(self.table.size // 2, self.mv_start.size, self.moves_src.size, self.scc.size)
+
+    def _fits(self, held: int) -> bool:
+        """Whether ``held`` bytes of the run, with the root's cache, fit its budget."""
+        return held + self.root.bytes() <= self.budget.memory
 
     def positions(self) -> int:
         """New positions this run has searched."""
@@ -124,7 +95,7 @@ class DepthFirst:
         slots, top = self.table.size // 2, self.meta[M_SCC_TOP]
         needed = self._bytes(2 * slots, self.mv_start.size, self.moves_src.size, self.scc.size)
         needed += doubling_overhead(self.table, self.schedule.stretch_slots) + 16 * top  # and the open keys
-        if not self.schedule.grow_table or needed > self.budget.memory or 2 * slots > MAX_TABLE_SLOTS:
+        if not self.schedule.grow_table or not self._fits(needed) or 2 * slots > MAX_TABLE_SLOTS:
             return False
         keys = open_keys(self.table, self.scc, top)
         self.table = doubled(self.table, self.schedule.stretch_slots)
@@ -133,21 +104,13 @@ class DepthFirst:
 
     def grow_stack(self) -> bool:
         depth, moves = 2 * self.mv_start.size, 2 * self.moves_src.size
-        if self._bytes(self.table.size // 2, depth, moves, self.scc.size) > self.budget.memory:
+        if not self._fits(self._bytes(self.table.size // 2, depth, moves, self.scc.size)):
             return False
         self._alloc_stack(depth, moves)
         return True
 
-    def grow_capacity_table(self) -> None:
-        """Double the capacity test's cache when it is a third full, within 1/32 of the memory budget.
-        (Short of that the kernel empties it when full, which costs time, never a verdict.)"""
-        slots = self.ctable.size // 2
-        bigger = 32 * slots <= self.budget.memory // 32 and self.bytes() + 32 * slots <= self.budget.memory
-        if self.cmeta[C.C_COUNT] > slots // 3 and bigger:
-            self.ctable = doubled(self.ctable, self.schedule.stretch_slots)
-
     def grow_scc(self) -> bool:
-        if self.bytes() + 8 * self.scc.size > self.budget.memory:
+        if not self._fits(self.bytes() + 8 * self.scc.size):
             return False
         new = np.zeros(2 * self.scc.size, dtype=np.int64)
         new[: self.scc.size] = self.scc
@@ -173,50 +136,16 @@ class DepthFirst:
             return self.grow_scc()
         return True
 
-    def start(self) -> bool:
-        """Play the root's safe moves and open the root; True if that alone wins."""
-        autos = 0
-        if safe_moves_hold(self.kr, self.meta):  # position.py, "Safe foundation moves"
-            autos = play_safe_moves(
-                self.board, self.heights, self.found, self.zob, self.keys, self.meta, self.auto_src, self.auto_card,
-                self.kr.safe,
-            )  # fmt: skip
-        self.meta[M_ROOT_AUTOS] = autos
-        self.meta[M_PENDING] = 1
-        # The capacity relaxation abstracts positions against the root, as it is after its safe moves.
-        self.origin, self.origin_heights = self.board.copy(), self.heights.copy()
-        self.origin_found = self.found.copy()
-        self.where = C.origin_places(self.origin, self.origin_heights)
-        if self.meta[M_IN_PLAY] == 0:
-            return True
-        kernel.open_root(self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc)
-        return False
-
     def open(self) -> int | None:
-        """Start (the root's safe moves), then the root's own tests: WON, LOST, or None to search on."""
-        if self.start():
+        """Open the root (its safe moves played already), then its own tests: WON, LOST, or None to search on."""
+        self.meta[M_PENDING] = 1
+        if self.root.won:
             return WON
-        if self.root_is_dead():
+        kernel.open_root(self.table, self.keys, self.meta, self.frame_index, self.frame_low, self.frame_sp, self.scc)
+        if self.root.is_dead():
             self.meta[codes.M_DEAD] += 1
             return LOST
         return None
-
-    def capacity_limit(self) -> int:
-        """Abstract positions one capacity test may search; 0: off (its proof assumes cards never come back,
-        and build by rank one card at a time, with no redeal)."""
-        return 0 if self.kr.worry or not is_classic(self.rules) else self.schedule.capacity_nodes
-
-    def capacity_test(self) -> CapacityTest:
-        """The capacity test of this search's positions, against its root (after ``start``)."""
-        return CapacityTest(
-            self.origin, self.origin_heights, self.where, self.cap, CAPACITY_KEYS, self.ckeys, self.ctable, self.cmeta
-        )
-
-    def root_is_dead(self) -> bool:
-        if dead_here(self.board, self.heights, self.found, self.kr, self.scratch, self.meta):
-            return True
-        limit = self.capacity_limit()
-        return limit > 0 and C.capacity_dead(self.board, self.heights, self.found, self.kr, self.capacity_test(), limit)
 
     def step(self, node_limit: int) -> int:
         position = Position(self.board, self.heights, self.found, self.keys)
@@ -227,16 +156,12 @@ class DepthFirst:
         )  # fmt: skip
         return kernel.search(
             position, self.kr, self.zob, self.table, self.meta, stack, self.scratch, self.noise, node_limit,
-            self.schedule.chunk_work, self.capacity_test(), self.capacity_limit(),
+            self.schedule.chunk_work, self.root.capacity_test(), self.root.capacity_limit(),
         )  # fmt: skip
-
-    def root_moves(self) -> list[Move]:
-        """The safe moves played at the root, which every winning line of the other searches starts with."""
-        return [foundation_move(p) for p in self.auto_src[: self.meta[M_ROOT_AUTOS]].tolist()]
 
     def winning_line(self) -> list[Move]:
         """The moves on the stack, safe moves included, in play order."""
-        moves = self.root_moves()
+        moves = list(self.root.moves)
         autos = iter(self.auto_src[self.meta[M_ROOT_AUTOS] : self.meta[M_AUTO_TOP]].tolist())
         depth = self.meta[M_DEPTH]
         lists = (self.path_src[:depth].tolist(), self.path_dst[:depth].tolist(), self.path_autos[:depth].tolist())
@@ -244,22 +169,6 @@ class DepthFirst:
             moves.append(engine_move(src, dst))
             moves += [foundation_move(next(autos)) for _ in range(safe)]
         return moves
-
-    def line_from_root(self, moves: list[tuple[int, int]]) -> list[Move]:
-        """Play kernel moves ``(src, dst)`` from this fresh run's deal, each with the safe moves after it, as
-        the searches do; the whole line in play order (the root's safe moves first)."""
-        self.start()
-        line = self.root_moves()
-        saved = np.zeros(self.board.shape[0], np.int16)
-        position = (self.board, self.heights, self.found, self.zob, self.keys, self.meta)
-        for src, dst in moves:
-            play(*position, src, dst, saved, self.scratch)
-            line.append(engine_move(src, dst))
-            if safe_moves_hold(self.kr, self.meta):
-                before = int(self.meta[M_AUTO_TOP])
-                play_safe_moves(*position, self.auto_src, self.auto_card, self.kr.safe)
-                line += [foundation_move(p) for p in self.auto_src[before : self.meta[M_AUTO_TOP]].tolist()]
-        return line
 
     def run(
         self, deadline: float | None, node_cap: int | None, tick: Callable[[DepthFirst], None] | None = None
@@ -277,7 +186,7 @@ class DepthFirst:
                 return status, "states"
             if not self.make_room(status):
                 return status, "memory"
-            self.grow_capacity_table()
+            self.root.grow_capacity_table(self.bytes() + self.root.bytes(), self.budget.memory)
             chunk = self.schedule.chunk_nodes
             if node_cap is not None:
                 chunk = min(chunk, node_cap - int(self.meta[M_NODES]))

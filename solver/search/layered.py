@@ -12,35 +12,31 @@ import numpy as np
 
 from ..game.board import Board
 from ..game.engine import Move
+from ..game.premises import layers_apply
 from ..game.rules import Rules
 from ..kernels import codes
 from ..kernels import layers as kernel
 from ..kernels.bundles import MoveScratch, Position
 from ..kernels.codes import LOST, PAUSED, WON
-from .dfs import DepthFirst
+from ..kernels.position import SCRATCH_SIZE
 from .result import Budget
-from .schedule import Schedule
+from .root import Root
 
 _ROW_BYTES = 8 * kernel.WORDS + 8  # a position and its parent word
-LAYERS_PREMISES = (
-    "the layered search needs one deck, single cards building down, spaces that take nothing, no worrying "
-    "back, no redeal left and piles of at most 15 cards"
-)
 
 
-def layers_apply(rules: Rules, board: Board) -> bool:
-    """Whether the layered search's premises hold for these rules and this board (solver/kernels/layers.py)."""
+def fits(board: Board) -> bool:
+    """Whether the board fits the layered search's encoding: no redeal left, piles few and low enough."""
     return (
-        rules.decks == 1
-        and not board.redeals
+        not board.redeals
         and len(board.piles) <= kernel.MAX_PILES
         and max(len(pile) for pile in board.piles) <= kernel.MAX_HEIGHT
-        and not rules.sequence_moves
-        and not rules.both_ways
-        and not rules.worrying_back
-        and rules.empty_pile == "none"
-        and not rules.face_down_rows
     )
+
+
+def can_search(rules: Rules, board: Board) -> bool:
+    """Whether the layered search's premises hold for these rules (solver/game/premises.py) and the board fits."""
+    return layers_apply(rules) and fits(board)
 
 
 def _distinct(chunks: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -54,16 +50,15 @@ def _distinct(chunks: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, 
 
 
 class Layered:
-    """One layered search from a board (with no redeal left), within a memory budget."""
+    """One layered search from a deal's root (with no redeal left), within a memory budget."""
 
-    def __init__(
-        self, board: Board, rules: Rules, budget: Budget, schedule: Schedule | None = None, compact_rows: int = 1 << 20
-    ):
+    def __init__(self, root: Root, budget: Budget, compact_rows: int = 1 << 20):
         """``compact_rows``: a layer's waiting children are made distinct once this many wait, and again at
         each doubling."""
-        self.board, self.rules, self.budget, self.compact_rows = board, rules, budget, compact_rows
+        self.root, self.budget, self.compact_rows = root, budget, compact_rows
         self.line: list[Move] = []
-        self.run = DepthFirst(board, rules, budget, schedule)  # the position's arrays and its tests
+        self.position = self.root.copy()  # the arrays each position is decoded into and expanded from
+        self.scratch = np.zeros(SCRATCH_SIZE, np.int32)
         self.sizes: dict[int, int] = {}  # positions of each layer done
         self.peak = 0
         self.lmeta = np.zeros(kernel.LMETA_SIZE, np.int64)
@@ -79,40 +74,40 @@ class Layered:
         return int(self.lmeta[kernel.L_DEAD])
 
     def bytes(self) -> int:
-        """What the search holds: its layer, the children waiting, and its position's arrays and tests."""
-        held = self.run.bytes() + self.states.nbytes + self.parents.nbytes + self.index.nbytes + self.waiting.nbytes
+        """What the search holds: its layer, the children waiting, and the root's capacity cache."""
+        held = self.root.bytes() + self.states.nbytes + self.parents.nbytes + self.index.nbytes + self.waiting.nbytes
         held += self.waiting_parents.nbytes + self.waiting_layers.nbytes
         return held + sum(rows.nbytes + parents.nbytes for chunks in self.pending.values() for rows, parents in chunks)
 
     def search(self, deadline: float | None, tick: Callable[[Layered], None] | None = None) -> tuple[int, str]:
         """Search to a verdict, the deadline or the memory budget: (status, reason of an unknown)."""
-        run = self.run
-        opened = run.open()
-        if opened == WON:
-            self.line = run.root_moves()
-        if opened is not None:
-            return opened, ""
-        if not kernel.layers_hold(run.kr, run.meta, run.found, run.heights):
+        root, start = self.root, self.position
+        if root.won:
+            self.line = list(root.moves)
+            return WON, ""
+        if root.is_dead():
+            return LOST, ""
+        if not kernel.layers_hold(root.kr, start.meta, start.found, start.heights):
             raise ValueError("the layered search's premises do not hold (solver/kernels/layers.py)")
         with tempfile.TemporaryDirectory(prefix="bakers-layers-") as folder:
             self.folder = Path(folder)
             return self._search(deadline, tick)
 
     def _search(self, deadline: float | None, tick: Callable[[Layered], None] | None) -> tuple[int, str]:
-        run = self.run
+        root, start = self.root, self.position
         moves = codes.MAX_MOVES_PER_NODE
         self.work = MoveScratch(
-            np.zeros(moves, np.int16), np.zeros(moves, np.int16), run.scratch, run.meta, run.auto_src, run.auto_card,
-            np.zeros(run.board.shape[0], np.int16),
+            np.zeros(moves, np.int16), np.zeros(moves, np.int16), self.scratch, start.meta, start.auto_src,
+            start.auto_card, np.zeros(start.board.shape[0], np.int16),
         )  # fmt: skip
         self.waiting = np.zeros((1 << 16, kernel.WORDS), np.uint64)
         self.waiting_parents = np.zeros(1 << 16, np.int64)
         self.waiting_layers = np.zeros(1 << 16, np.int16)
         self.pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
         row = np.zeros(kernel.WORDS, np.uint64)
-        hard = np.zeros(run.board.shape[0], np.int64)
+        hard = np.zeros(start.board.shape[0], np.int64)
         root_layer = kernel.encode(
-            run.board, run.heights, run.found, run.origin, run.origin_heights, run.kr.build, hard, row
+            start.board, start.heights, start.found, root.origin, root.origin_heights, root.kr.build, hard, row
         )  # fmt: skip
         self.pending[root_layer] = [(row[None, :].copy(), np.full(1, -1, np.int64))]
         self.states = self.parents = self.index = np.zeros(0, np.int64)  # no layer open yet
@@ -133,8 +128,8 @@ class Layered:
 
     def _search_layer(self, deadline: float | None, tick: Callable[[Layered], None] | None) -> tuple[int, str]:
         """Expand the layer to its end (LOST: no win in it), a win, the deadline or the budget."""
-        run = self.run
-        position = Position(run.board, run.heights, run.found, run.keys)
+        root, start = self.root, self.position
+        position = Position(start.board, start.heights, start.found, start.keys)
         while True:
             if deadline is not None and time.perf_counter() > deadline:
                 return PAUSED, "time"
@@ -142,8 +137,8 @@ class Layered:
                 return PAUSED, "states"
             status = kernel.expand(
                 self.layer, self.states, self.parents, self.index, self.waiting, self.waiting_parents,
-                self.waiting_layers, self.lmeta, position, run.kr, run.zob, self.work, run.capacity_test(),
-                run.capacity_limit(), 1 << 14,
+                self.waiting_layers, self.lmeta, position, root.kr, root.zob, self.work, root.capacity_test(),
+                root.capacity_limit(), 1 << 14,
             )  # fmt: skip
             self._collect_waiting()
             self.peak = max(self.peak, self.bytes())
@@ -154,7 +149,7 @@ class Layered:
                 return LOST, ""
             if status == kernel.LAYER_FULL and not self._grow():
                 return PAUSED, "memory"
-            run.grow_capacity_table()
+            root.grow_capacity_table(self.bytes(), self.budget.memory)
             if tick is not None:
                 tick(self)
 
@@ -219,4 +214,4 @@ class Layered:
             layer, row, src, dst = kernel.unpack_parent(word)
             moves.append((src, dst))
         moves.reverse()
-        return DepthFirst(self.board, self.rules, Budget(seconds=None, memory=1 << 24)).line_from_root(moves)
+        return self.root.line(moves)

@@ -9,8 +9,8 @@ import numpy as np
 from ..kernels import capacity as C
 from ..kernels.codes import LOST, UNDECIDED
 from ..kernels.table import TABLE_MAX_LOAD
-from .dfs import DepthFirst
 from .memory import doubled, doubling_overhead, table_zeros
+from .root import Root
 
 
 class RootTest:
@@ -24,15 +24,15 @@ class RootTest:
     the real game had not ended after 573 million positions.  Most deals' abstract games are won
     within milliseconds, which ends this test with nothing learned."""
 
-    def __init__(self, run: DepthFirst, memory: int):
-        self.memory, self.schedule = memory, run.schedule
+    def __init__(self, root: Root, memory: int):
+        self.root, self.memory, self.schedule = root, memory, root.schedule
         self.table = table_zeros(2 * self.schedule.root_test_first_slots)
         self.cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
         self.cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
         self.ckeys = np.zeros(2, dtype=np.uint64)
         self.status, self.seconds = UNDECIDED, 0.0
         self.peak = self.table.nbytes  # its table's largest size (it lets the table go when it ends)
-        self.gave_up = run.capacity_limit() == 0  # capacity tests off (worrying back, or the schedule's)
+        self.gave_up = root.capacity_limit() == 0  # capacity tests off (worrying back, or the schedule's)
 
     def open(self) -> bool:
         """Whether searching on may still decide something."""
@@ -58,7 +58,7 @@ class RootTest:
         self.peak = self.table.nbytes
         return True
 
-    def advance(self, run: DepthFirst, seconds: float) -> None:
+    def advance(self, seconds: float) -> None:
         """Search on for about ``seconds``; each slice starts again from the root, through the verdicts
         the table holds, so it goes on where the last one stopped.  Walking back down to there counts
         the undecided positions on the way (at most ``CAP_DEPTH``), so a slice must be longer."""
@@ -68,9 +68,10 @@ class RootTest:
             if not self._room():
                 self.gave_up = True  # the deal is left to the other searches
                 break
-            test = run.capacity_test()._replace(cap=self.cap, keys=self.ckeys, table=self.table, meta=self.cmeta)
-            C.abstract(run.origin, run.origin_heights, run.origin_found, test)
-            self.status = C.capacity_search(test, run.kr, self.schedule.root_test_slice)
+            root = self.root
+            test = root.capacity_test()._replace(cap=self.cap, keys=self.ckeys, table=self.table, meta=self.cmeta)
+            C.abstract(root.origin, root.origin_heights, root.origin_found, test)
+            self.status = C.capacity_search(test, root.kr, self.schedule.root_test_slice)
         self.seconds += time.perf_counter() - began
         if not self.open():
             self.table = np.zeros(0, dtype=np.uint64)  # done: let the memory go

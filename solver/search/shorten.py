@@ -17,8 +17,8 @@ import time
 
 from ..game.board import Board
 from ..game.engine import Move, apply_move, legal_moves
+from ..game.premises import classic
 from ..game.rules import Rules
-from .arrays import is_classic
 
 _BOTTOM = 52
 _rng = random.Random(20261130)
@@ -88,7 +88,7 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
     as it is: the shortcuts here know no moves off a foundation.  Games with
     redeals, runs or other building rules take the plain shortcuts of
     :func:`shorten_exact`."""
-    if not is_classic(rules):
+    if not classic(rules):
         return shorten_exact(board, moves, rules, deadline)
     if any(move.source < 0 for move in moves):
         return moves

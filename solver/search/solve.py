@@ -15,18 +15,20 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+import numpy as np
+
 from ..game.board import Board
 from ..game.engine import Move, is_solution
-from ..game.rules import Rules, unsupported
+from ..game.premises import LAYERS_PREMISES, beams_apply, check_supported, relaxations_apply
+from ..game.rules import Rules
 from ..kernels import capacity, codes
 from ..kernels.cache import is_warm
 from ..kernels.codes import LOST as K_LOST
 from ..kernels.codes import WON as K_WON
 from ..kernels.position import seed_random
-from .arrays import is_classic, runs_beams
 from .beam import beam_bytes, beam_search
 from .dfs import DepthFirst
-from .layered import LAYERS_PREMISES, Layered, layers_apply
+from .layered import Layered, can_search
 from .result import (
     BEAM,
     CAPACITY,
@@ -41,6 +43,7 @@ from .result import (
     Progress,
     SolveResult,
 )  # fmt: skip
+from .root import Root
 from .roottest import RootTest
 from .schedule import Schedule
 from .shorten import shorten
@@ -48,30 +51,22 @@ from .walks import Walks
 from .warm import warm_up
 
 
-class UnsupportedRulesError(ValueError):
-    """Rules outside what the kernel's pruning has been proved for."""
-
-
-def check_supported(rules: Rules) -> None:
-    """The premises of the proofs in :mod:`solver.kernels`; refuse anything else."""
-    problem = unsupported(rules)
-    if problem:
-        raise UnsupportedRulesError(f"{rules.title}: {problem}")
-
-
 class _Beside:
     """The searches beside the depth-first runs: the root's capacity test, then the walks; each takes
     a share of the time since they began, and they hold ``memory`` between them."""
 
-    def __init__(self, run: DepthFirst, memory: int):
-        self.schedule = run.schedule
-        self.walks = Walks(run, memory)
-        self.root_test = RootTest(run, memory - self.walks.bytes())  # done before the walks need more
+    def __init__(self, root: Root, memory: int):
+        self.schedule = root.schedule
+        self.walks = Walks(root, memory)
+        self.root_test = RootTest(root, memory - self.walks.bytes())  # done before the walks need more
+        self.root_test_turn = False  # whether the last turn was the root test's
 
     def bytes(self) -> int:
-        return self.walks.bytes() + self.root_test.bytes()
+        """What they hold; after the root test's turn, its table at its largest (it lets it go when it ends)."""
+        root_test = self.root_test.peak if self.root_test_turn else self.root_test.bytes()
+        return self.walks.bytes() + root_test
 
-    def take_turn(self, run: DepthFirst, deadline: float | None) -> None:
+    def take_turn(self, deadline: float | None) -> None:
         """Run for the time owed: a share of the time since they began, this turn included.  The root's
         capacity test takes it first, until it ends (most deals' within milliseconds, Baker's Dozen
         417's after 16 s), with a larger share, then the walks."""
@@ -84,77 +79,75 @@ class _Beside:
         if owed <= 0:
             return
         if root_test.open():
-            root_test.advance(run, owed)
+            root_test.advance(owed)
         elif walks.open():
-            walks.advance(run, owed)
+            walks.advance(owed)
 
-    def turn(self, run: DepthFirst, deadline: float | None, result: SolveResult) -> tuple[int | None, list[Move]]:
-        """Take a turn and note it in ``result``; the kernel status (WON, LOST) and winning line if it
-        decided the deal, else None."""
+    def turn(
+        self, deadline: float | None, result: SolveResult, held: Callable[[], int]
+    ) -> tuple[int | None, list[Move]]:
+        """Take a turn and note it in ``result`` (``held``: what the whole solve holds); the kernel status
+        (WON, LOST) and winning line if it decided the deal, else None."""
         walks, root_test = self.walks, self.root_test
-        root_test_turn = root_test.open()  # then the walks do not grow this turn
-        self.take_turn(run, deadline)
-        if root_test_turn:  # at its largest, though it may have ended and let its table go
-            result.hold(run.bytes() + walks.bytes() + root_test.peak)
+        self.root_test_turn = root_test.open()  # then the walks do not grow this turn
+        self.take_turn(deadline)
+        result.hold(held())  # the root test's table at its largest, on its turns
+        self.root_test_turn = False
         result.root_test_positions = root_test.positions()
         if root_test.lost():
             result.found_by = CAPACITY
             return K_LOST, []
         result.chain_positions = walks.positions()
         result.chain_named, result.chain_named_high = walks.named()
-        result.hold(run.bytes() + self.bytes())
         if walks.lost():
             result.found_by = SUIT_BLIND
             return K_LOST, []
         if walks.won():
             result.found_by = WALK
-            return K_WON, walks.winning_line(run)
+            return K_WON, walks.winning_line()
         return None, []
 
 
-def _root_test_lost(
-    board: Board, rules: Rules, budget: Budget, schedule: Schedule, deadline: float | None, result: SolveResult
-) -> bool:
+def _root_test_lost(root: Root, budget: Budget, deadline: float | None, result: SolveResult) -> bool:
     """``one_run``'s first step: the root's capacity test to the end, or to the deadline, with the whole
     memory (it lets it go before the depth-first run begins); whether it proved the deal lost."""
-    probe = DepthFirst(board, rules, budget, schedule)
-    if probe.start():
+    if root.won:
         return False
-    test = RootTest(probe, budget.memory - probe.bytes())
-    test.advance(probe, math.inf if deadline is None else deadline - time.perf_counter())
+    test = RootTest(root, budget.memory - root.bytes())
+    test.advance(math.inf if deadline is None else deadline - time.perf_counter())
     result.root_test_positions = test.positions()
-    result.hold(probe.bytes() + test.peak)
+    result.hold(root.bytes() + test.peak)
     return test.lost()
 
 
 def _run_beam(
-    board: Board, result: SolveResult, run: DepthFirst, budget: Budget, deadline: float | None, held: int
+    root: Root, result: SolveResult, budget: Budget, deadline: float | None, held: int, dfs_table: np.ndarray
 ) -> list[Move] | None:
-    """The next beam of the schedule, as wide as the memory left allows (``held``: bytes the searches
-    beside the depth-first runs hold); its winning line or None."""
-    schedule = run.schedule
+    """The next beam of the schedule, as wide as the memory left allows (``held``: bytes the solve holds
+    now); its winning line or None.  ``dfs_table``: the depth-first runs' table, whose lost marks it skips."""
+    schedule = root.schedule
 
     def bytes_needed(width: int) -> int:
-        return beam_bytes(run.board, board.cards_in_play(), width, schedule)
+        return beam_bytes(root.arrays.board, root.board.cards_in_play(), width, schedule)
 
     width = schedule.beam_width(result.beams)
-    room = budget.memory - run.bytes() - held
+    room = budget.memory - held
     while width > schedule.beam_first_width and bytes_needed(width) > room:
         width //= 2
     result.beams += 1
     if bytes_needed(width) > room:
         return None
-    result.hold(run.bytes() + bytes_needed(width))
-    path, _ = beam_search(board, run.rules, width, deadline, run.table, schedule)
+    result.hold(held + bytes_needed(width))
+    path, _ = beam_search(root, width, deadline, dfs_table)
     return path
 
 
 def _layered(
-    board: Board, rules: Rules, budget: Budget, schedule: Schedule, deadline: float | None, result: SolveResult,
+    root: Root, budget: Budget, deadline: float | None, result: SolveResult,
     report: Callable[[Progress], None] | None, began: float, report_every: float,
 ) -> tuple[int, str, list[Move]]:
     """``solve(layered=True)``'s search: its status, the reason of an unknown, and its winning line."""
-    search = Layered(board, rules, budget, schedule)
+    search = Layered(root, budget)
     next_report = began + report_every
 
     def tick(current: Layered) -> None:
@@ -177,7 +170,7 @@ def _count_run(result: SolveResult, run: DepthFirst) -> None:
     result.dead_ends += int(run.meta[codes.M_DEAD])
     result.lone_prunes += int(run.meta[codes.M_LONE])
     result.safe_moves += int(run.meta[codes.M_SAFE])
-    result.capacity_dead_ends = int(run.cmeta[capacity.C_DEAD])  # counted across runs
+    result.capacity_dead_ends = int(run.root.cmeta[capacity.C_DEAD])  # counted across runs
     result.evictions = run.evictions
 
 
@@ -235,9 +228,10 @@ def solve(
     (:mod:`solver.kernels.layers`) with the whole budget: breadth-first by progress, it holds one layer
     of positions at a time, each stored whole, where the depth-first search holds every position it has
     met by its hash keys.  Measured, it searches the same positions about three times slower in about
-    the same memory, and finds wins last: it checks losses exactly (results/layered.md).  Only where its premises hold
-    (``layers_apply``: one deck, single cards building down, spaces that take nothing, no worrying back,
-    no redeal left, piles of at most 15 cards); a ``ValueError`` elsewhere, before any search.
+    the same memory, and finds wins last: it checks losses exactly (results/layered.md).  Only where its
+    premises hold (``solver.game.premises.layers_apply``: one deck, single cards building down, spaces that
+    take nothing, no worrying back, no redeal left, piles of at most 15 cards); a ``ValueError`` elsewhere,
+    before any search.
 
     ``schedule``: the tuning (:class:`~solver.search.schedule.Schedule`);
     it changes how fast a verdict comes, never which.
@@ -255,22 +249,25 @@ def solve(
     budget = budget or Budget()
     schedule = schedule or Schedule()
     board = board.validate(rules)
-    if layered and not layers_apply(rules, board):
+    if layered and not can_search(rules, board):
         raise ValueError(f"{rules.title}: {LAYERS_PREMISES}")
     _ensure_compiled()
     began = time.perf_counter()
     deadline = None if budget.seconds is None else began + budget.seconds
     result = SolveResult(UNKNOWN)
-    walk = not rules.worrying_back and is_classic(rules)  # the relaxations' premises (solver/kernels/capacity.py)
+    root = Root(board, rules, schedule)
+    walk = relaxations_apply(rules)  # the root's capacity test and the walks
     beside_memory = int(budget.memory * schedule.walks_memory) if walk and not one_run else 0
     search_budget = replace(budget, memory=budget.memory - beside_memory)
-    run = beside = None
+    run: DepthFirst | None = None
+    beside: _Beside | None = None
     path = None
     next_report = began + report_every
 
     def held() -> int:
-        """Bytes the searches beside the depth-first runs hold."""
-        return beside.bytes() if beside else 0
+        """Everything the solve holds now, summed here only: the root's capacity cache, the depth-first run,
+        and the searches beside it."""
+        return root.bytes() + (run.bytes() if run else 0) + (beside.bytes() if beside else 0)
 
     def tick(current: DepthFirst, counted: bool = False) -> None:
         """Report if one is due; ``counted``: ``current``'s positions are in ``result.states`` already."""
@@ -280,11 +277,11 @@ def solve(
             next_report = now + report_every
             states = result.states + (0 if counted else current.positions())
             walked = beside.walks.positions() if beside else 0
-            report(Progress(now - began, states, walked, current.bytes() + held(), result.restarts + 1))
+            report(Progress(now - began, states, walked, held(), result.restarts + 1))
 
     try:
         alone = one_run or layered  # one search to the end, after the root's test
-        lost_at_root = alone and walk and _root_test_lost(board, rules, budget, schedule, deadline, result)
+        lost_at_root = alone and walk and _root_test_lost(root, budget, deadline, result)
     except (MemoryError, OSError):  # the system refused the memory: the depth-first run may still fit
         lost_at_root = False
     if lost_at_root:
@@ -294,18 +291,16 @@ def solve(
     status = reason = None
     try:
         if layered:
-            status, reason, path = _layered(
-                board, rules, budget, schedule, deadline, result, report, began, report_every
-            )  # fmt: skip
+            status, reason, path = _layered(root, budget, deadline, result, report, began, report_every)
         while not layered:
             cap = None if one_run else schedule.run_cap(result.restarts)
             if budget.states is not None and (cap is None or budget.states - result.states <= cap):
                 cap = budget.states - result.states
             seed_random(result.restarts)
-            run = DepthFirst(board, rules, search_budget, schedule, min(result.restarts, schedule.max_noise), run)
+            run = DepthFirst(root, search_budget, min(result.restarts, schedule.max_noise), run)
             status, reason = run.run(deadline, cap, tick)
             _count_run(result, run)
-            result.hold(run.bytes() + held())
+            result.hold(held())
             if status == K_WON:
                 path, result.found_by = run.winning_line(), DEPTH_FIRST
                 break
@@ -315,16 +310,16 @@ def solve(
             final_states = budget.states is not None and result.states >= budget.states
             if reason in ("time", "memory") or final_states or one_run:
                 break
-            if runs_beams(rules) and result.states >= schedule.beam_due(result.beams):
-                path = _run_beam(board, result, run, budget, deadline, held())
+            if beams_apply(rules) and result.states >= schedule.beam_due(result.beams):
+                path = _run_beam(root, result, budget, deadline, held(), run.table)
                 if path is not None:
                     status, result.found_by = K_WON, BEAM
                     break
             tick(run, counted=True)  # after a beam, which may have run long
             if walk and beside is None and result.states >= schedule.walks_after:
-                beside = _Beside(run, beside_memory)
+                beside = _Beside(root, beside_memory)
             if beside is not None:
-                decided, path = beside.turn(run, deadline, result)
+                decided, path = beside.turn(deadline, result, held)
                 if decided is not None:
                     status = decided
                     break

@@ -12,8 +12,8 @@ from ..kernels.bundles import Walk
 from ..kernels.codes import LOST, PAUSED, STACK_FULL, TABLE_FULL, WON
 from ..kernels.table import MAX_TABLE_SLOTS
 from .arrays import WALK_KEYS, engine_move
-from .dfs import DepthFirst
 from .memory import doubled, doubling_overhead, table_zeros
+from .root import Root
 
 
 class Walks:
@@ -24,28 +24,29 @@ class Walks:
     game): a walk that ends lost proves the deal lost; one that ends won hands over to the next
     game, and the real game's win is a winning line."""
 
-    def __init__(self, run: DepthFirst, memory: int):
-        self.memory, self.schedule = memory, run.schedule
-        ranks = run.rules.ranks
+    def __init__(self, root: Root, memory: int):
+        self.root, self.memory, self.schedule = root, memory, root.schedule
+        ranks = root.rules.ranks
         self.stages = [(low, high) for low, high in self.schedule.walk_games if low + high < ranks] + [(ranks, 0)]
         self.stage = -1
         self.earlier = 0  # positions expanded in the walks before this one
         self.began, self.seconds = time.perf_counter(), 0.0
-        self._next_game(run)
+        self._next_game()
 
-    def _next_game(self, run: DepthFirst) -> None:
+    def _next_game(self) -> None:
         self.stage += 1
         self.table = self.stack = None  # let the last game's arrays go first
-        root = kernel.root_state(run.origin_heights, run.origin_found, run.rules.ranks, *self.named())
+        root, rules = self.root, self.root.rules
+        start = kernel.root_state(root.origin_heights, root.origin_found, rules.ranks, *self.named())
         slots = self.schedule.walk_first_slots
         while slots > 1024 and 16 * slots > self.memory // 4:  # room to grow before the first doubling
             slots //= 2
         self.table = table_zeros(2 * slots)
-        self.stack = np.zeros((1 << 12, root.size), dtype=np.int8)
+        self.stack = np.zeros((1 << 12, start.size), dtype=np.int8)
         self.trail = np.zeros((1 << 12, 3), dtype=np.int32)
         self.path = np.zeros((1 << 12, 2), dtype=np.int32)
         self.meta = np.zeros(kernel.HMETA_SIZE, dtype=np.int64)
-        won = kernel.chain_start(root, run.rules.piles, run.rules.ranks, WALK_KEYS, self.arrays())
+        won = kernel.chain_start(start, rules.piles, rules.ranks, WALK_KEYS, self.arrays())
         self.status = WON if won else PAUSED
         self.gave_up = self.bytes() > self.memory
 
@@ -85,35 +86,35 @@ class Walks:
     def lost(self) -> bool:
         return self.status == LOST
 
-    def winning_line(self, run: DepthFirst) -> list[Move]:
+    def winning_line(self) -> list[Move]:
         """The real game's winning line from the deal: the root's safe moves, then the walk's."""
-        moves = run.root_moves()
+        moves = list(self.root.moves)
         for src, dst in self.path[1 : self.meta[kernel.H_WON_DEPTH] + 1]:
             moves.append(engine_move(src, dst))
         return moves
 
-    def step(self, run: DepthFirst) -> None:
+    def step(self) -> None:
         """One slice of the walk under way, after growing what it ran out of or moving to the next game
-        (with the latest search's capacity cache, which grows)."""
+        (with the root's capacity cache, which the depth-first runs grow)."""
         if self.status == WON:
             self.earlier = self.positions()
-            self._next_game(run)
+            self._next_game()
             return
         if self.status in (TABLE_FULL, STACK_FULL) and not self._grow():
             self.gave_up = True  # the deal is left to the other searches
             return
         self.status = kernel.chain_walk(
-            self.arrays(), run.kr, WALK_KEYS, run.capacity_test(), self.schedule.walk_chunk,
+            self.arrays(), self.root.kr, WALK_KEYS, self.root.capacity_test(), self.schedule.walk_chunk,
             self.schedule.walk_chunk_work, self.schedule.walk_capacity_nodes,
         )  # fmt: skip
 
-    def advance(self, run: DepthFirst, seconds: float) -> None:
+    def advance(self, seconds: float) -> None:
         """Walk on for about ``seconds``."""
         began = time.perf_counter()
         while self.open():
             if time.perf_counter() - began >= seconds:  # before growing: copying a large table takes a second
                 break
-            self.step(run)
+            self.step()
         self.seconds += time.perf_counter() - began
 
     def open(self) -> bool:

@@ -30,6 +30,7 @@ from ..game.board import Board
 from ..game.rules import GAMES, with_worrying_back
 from ..kernels import codes
 from ..kernels.cache import PACKAGE, is_warm
+from ..kernels.position import seed_random
 from ..kernels.table import forget_open, open_keys, repoint, table_evict
 from ..processes import die_with_parent
 from .beam import beam_search
@@ -37,8 +38,8 @@ from .dfs import DepthFirst
 from .layered import Layered
 from .memory import doubled
 from .result import Budget
+from .root import Root
 from .roottest import RootTest
-from .schedule import Schedule
 from .walks import Walks
 
 # A deal that needs a search, with capacity tests on the way (its root is neither won nor dead).
@@ -49,18 +50,16 @@ _SEARCHED_3X3 = Board(((6, 7, 3, 2), (11, 10, 8, 4), (9, 1, 5, 0)), (0, 0, 0, 0)
 def _search_kernels() -> None:
     """The depth-first search, its safe moves and dead tests, redeals and runs, the table's upkeep, and the
     layered search."""
-    from .solve import solve  # solve() calls warm_up(): imported here, not at the top
-
     unlimited = Budget(seconds=None)
-    rules, searched = _RULES_3X3, _SEARCHED_3X3
-    solve(searched, rules, unlimited)
-    run = DepthFirst(searched, rules, unlimited, Schedule())
-    run.start()
-    RootTest(run, 1 << 24).advance(run, math.inf)  # and its root's capacity test to the end
-    Layered(searched, rules, unlimited).search(None)  # the layered search's kernels, on the same deal
+    seed_random(0)  # the restarts' move-order noise
+    root = Root(_SEARCHED_3X3, _RULES_3X3)
+    DepthFirst(root, unlimited).run(None, None)
+    RootTest(root, 1 << 24).advance(math.inf)  # and its root's capacity test to the end
+    Layered(Root(_SEARCHED_3X3, _RULES_3X3), unlimited).search(None)  # the layered search's kernels
     # A deal with redeals and runs (Perseverance), whose search plays, takes back and hashes them.
     rules = GAMES["perseverance"].reduced(ranks=4, piles=3)
-    solve(Board(((12, 9, 5, 6), (14, 13, 10, 11), (7, 15, 4, 8)), (1, 1, 1, 1), redeals=2), rules, unlimited)
+    board = Board(((12, 9, 5, 6), (14, 13, 10, 11), (7, 15, 4, 8)), (1, 1, 1, 1), redeals=2)
+    DepthFirst(Root(board, rules), unlimited).run(None, None)
     table, scc = np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64)
     repoint(table, scc, open_keys(table, scc, 0))
     doubled(table)
@@ -70,15 +69,12 @@ def _search_kernels() -> None:
 
 def _walk_and_beam_kernels() -> None:
     """The suit-blind walks and the beams (``solve()`` uses neither on a deal this small)."""
-    schedule = Schedule()
     # Worrying back turns the root's safe moves off, which the other part compiles meanwhile.
-    run = DepthFirst(_SEARCHED_3X3, with_worrying_back(_RULES_3X3), Budget(seconds=None), schedule)
-    run.start()
-    Walks(run, 1 << 24).advance(run, math.inf)
+    Walks(Root(_SEARCHED_3X3, with_worrying_back(_RULES_3X3)), 1 << 24).advance(math.inf)
     # A deal that needs one move, so that every beam kernel runs.
     rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
     one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
-    beam_search(one_move, rules, 1, None, np.zeros(4, dtype=np.uint64), schedule)
+    beam_search(Root(one_move, rules), 1, None, np.zeros(4, dtype=np.uint64))
 
 
 PARTS: dict[str, tuple[str, Callable[[], None]]] = {
