@@ -39,7 +39,7 @@ def test_a_winnable_position_is_not_dead():
 
 
 def test_the_kernel_cache_is_kept_apart_for_each_version_of_any_kernel_module(tmp_path):
-    """A change to any kernel module (or to the rules module whose MAX_PILES sizes their layouts) moves
+    """A change to any kernel module (or to solver/limits.py, whose MAX_PILES sizes their layouts) moves
     numba's cache elsewhere, so no kernel runs stale code of a module it calls (numba itself checks only
     the kernel's own file); same sources, same place."""
     from solver.kernels import cache as kernel_cache

@@ -10,6 +10,7 @@ import hashlib
 from dataclasses import dataclass, fields, replace
 from functools import cache
 
+from ..limits import MAX_PILES, PILE_ROWS
 from .cards import is_red, rank_of, suit_of
 
 BUILD_RANK = "rank"  # by rank, any suit
@@ -32,9 +33,6 @@ DEAL_BAKERS = "bakers-dozen"  # PySolFC's Baker's Dozen hook: Kings swapped down
 DEAL_GOOD_MEASURE = "good-measure"  # the Baker's Dozen hook, then two Aces out
 DEAL_PLAIN = "plain"  # PySolFC's Portuguese Solitaire: no hook
 DEAL_BASES_LAST = "bases-last"  # PySolFC's Cruel hook: the foundations' base cards dealt last, to the foundations
-
-MAX_PILES = 32  # the most piles a game may have: the kernels' scratch layouts are sized for it
-PILE_ROWS = 64  # two decks: the kernels key a card by its place, with this many places a pile
 
 
 def most_cards_a_pile(rules: Rules) -> int:

@@ -28,6 +28,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from ..limits import MAX_PILES
 from .rules import (
     DEAL_BAKERS,
     DEAL_BASES_LAST,
@@ -37,7 +38,6 @@ from .rules import (
     EMPTY_KING,
     EMPTY_NONE,
     GAMES,
-    MAX_PILES,
     UNSUPPORTED_KEYS,
     Rules,
     UnknownGameError,

@@ -100,7 +100,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..game.rules import MAX_PILES
+from ..limits import MAX_PILES
 from .codes import EMPTY_NONE, LOST, UNDECIDED, WON, space_takes
 from .table import TABLE_MAX_LOAD, set_info, table_find, table_info, table_lookup
 

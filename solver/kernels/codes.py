@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..game.rules import MAX_PILES
-from ..game.rules import PILE_ROWS as PILE_ROWS  # the places a pile has in the positional rows (two decks)
+from ..limits import MAX_PILES
+from ..limits import PILE_ROWS as PILE_ROWS  # the places a pile has in the positional rows (two decks)
 
 EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2  # what an empty pile takes: nothing, any card, a King
 BUILD_RANK, BUILD_SUIT, BUILD_ALTERNATE = 0, 1, 2  # how the tableau builds: by rank, in suit, alternate colours

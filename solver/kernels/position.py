@@ -242,7 +242,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..game.rules import MAX_PILES
+from ..limits import MAX_PILES
 from .capacity import prefix_length
 from .codes import (
     BOTTOM,

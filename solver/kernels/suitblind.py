@@ -154,7 +154,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..game.rules import MAX_PILES
+from ..limits import MAX_PILES
 from .capacity import C_ALLOWANCE, C_NODES, capacity_dead_prefixes
 from .codes import EMPTY_ANY, EMPTY_KING, FOUNDATION, LOST, PAUSED, STACK_FULL, TABLE_FULL, WON, copy_into, space_takes
 from .table import TABLE_MAX_LOAD, table_find
