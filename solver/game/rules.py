@@ -113,7 +113,7 @@ class Rules:
         """Whether ``card`` may be put on ``host``, the top card of a pile (None: an empty pile).
 
         The one statement of the building and empty-pile rules in plain Python: the reference engine
-        and the line shortener read it; the kernels have their compiled twin (solver/kernels/position.py,
+        and the line shortener read it; the kernels have their compiled twin (``builds_on`` and
         ``space_takes`` in solver/kernels/codes.py)."""
         if host is None:
             return self.space_takes(rank_of(card))
@@ -386,7 +386,7 @@ def unsupported(rules: Rules) -> str:
         or rules.foundations_down
         or rules.face_down_rows
     ):
-        # The safe-move proofs for two decks (solver/kernels/position.py) cover these premises only.
+        # The safe-move proofs for two decks (solver/kernels/safe_moves.py) cover these premises only.
         return "two decks are supported only where the tableau builds down by rank or suit, one card at a time"
     if rules.decks > 1 and rules.cards_per_pile > most_cards_a_pile(rules):
         return f"two-deck piles may hold at most {most_cards_a_pile(rules)} cards here, not {rules.cards_per_pile}"

@@ -50,9 +50,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .capacity import prefix_length
 from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, M_REDEALS, copy_into
-from .position import dead_here, generate_moves, play, play_safe_moves, safe_moves_hold, take_back, undo_safe_moves
+from .dead import dead_here
+from .moves import generate_moves
+from .position import play, prefix_length, take_back
+from .safe_moves import play_safe_moves, safe_moves_hold, undo_safe_moves
 from .table import LOST_MARK, table_info, table_lookup
 
 TIE_BITS = 10  # low bits of a candidate's key that break ties at random
@@ -147,7 +149,7 @@ def beam_level(
 @njit(cache=True)
 def _play(board, hs, found, rules, zob, keys, meta, src, dst, work):
     """Play a move of the beam (a redeal too), then the safe moves it lets through where they hold (no
-    worrying back, no redeal left: solver/kernels/position.py); returns the card moved and how many safe
+    worrying back, no redeal left: solver/kernels/safe_moves.py); returns the card moved and how many safe
     moves were played, for ``_take_back``."""
     card = play(board, hs, found, zob, keys, meta, src, dst, work.saved, work.scratch)
     meta[M_AUTO_TOP] = 0

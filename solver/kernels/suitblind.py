@@ -67,10 +67,10 @@ Claim 2: the same holds in the game with the restrictions.
     by step, keeping a winnable position.  If H has a ripe prefix top, play
     that card up: in the real position it is the top card of its pile, with
     the foundations of H, so the move is a safe foundation move
-    (:mod:`solver.kernels.position`, "Safe foundation moves") and the position stays
+    (:mod:`solver.kernels.safe_moves`, "Safe foundation moves") and the position stays
     winnable.  Otherwise play the first move of a shortest winning line;
     it moves no lone card but up where spaces are useless
-    (:mod:`solver.kernels.position`, "Lone cards stay put"; its condition on Kings
+    (:mod:`solver.kernels.moves`, "Lone cards stay put"; its condition on Kings
     is the one above, since a King above the bottom of its pile is a
     settled one).  Each step sends a card up or shortens the shortest
     winning line (cards in the tableau, then the length of a shortest

@@ -32,7 +32,7 @@ _BUILD_CODES = {BUILD_RANK: codes.BUILD_RANK, BUILD_SUIT: codes.BUILD_SUIT, BUIL
 
 
 def safe_rule(rules: Rules) -> int:
-    """Which safe-move rule of solver/kernels/position.py ("Safe foundation moves") covers ``rules``."""
+    """Which safe-move rule of solver/kernels/safe_moves.py ("Safe foundation moves") covers ``rules``."""
     if rules.worrying_back:
         return codes.SAFE_OFF
     if rules.build == BUILD_SUIT and not (rules.both_ways and rules.sequence_moves):
@@ -76,8 +76,8 @@ def kernel_rules(rules: Rules) -> KernelRules:
         bool(rules.runs_by_spaces),
         bool(rules.runs_into_spaces),
         safe_rule(rules),
-        not rules.worrying_back and not rules.sequence_moves,  # the lone-card rule (position.py)
-        not (rules.sequence_moves and rules.both_ways),  # the relaxed dead test (position.py)
+        not rules.worrying_back and not rules.sequence_moves,  # the lone-card rule (moves.py)
+        not (rules.sequence_moves and rules.both_ways),  # the relaxed dead test (dead.py)
     )
 
 

@@ -12,8 +12,9 @@ from ..game.engine import Move
 from ..game.rules import Rules
 from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
-from ..kernels.codes import M_IN_PLAY, M_REDEALS, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE
-from ..kernels.position import SCRATCH_SIZE, play_safe_moves, position_hash, safe_moves_hold
+from ..kernels.codes import M_IN_PLAY, M_REDEALS, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE, SCRATCH_SIZE
+from ..kernels.position import position_hash
+from ..kernels.safe_moves import play_safe_moves, safe_moves_hold
 from .arrays import engine_move, foundation_move, kernel_rules, position_keys, state_arrays
 from .schedule import Schedule
 

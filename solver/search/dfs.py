@@ -27,9 +27,12 @@ from ..kernels.codes import (
     M_SCC_TOP,
     M_TABLE_COUNT,
     PAUSED,
+    SCRATCH_SIZE,
     WON,
 )  # fmt: skip
-from ..kernels.position import SCRATCH_SIZE, dead_here, play, play_safe_moves, position_hash, safe_moves_hold
+from ..kernels.dead import dead_here
+from ..kernels.position import play, position_hash
+from ..kernels.safe_moves import play_safe_moves, safe_moves_hold
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
 from .arrays import (
     CAPACITY_KEYS,
@@ -176,7 +179,7 @@ class DepthFirst:
     def start(self) -> bool:
         """Play the root's safe moves and open the root; True if that alone wins."""
         autos = 0
-        if safe_moves_hold(self.kr, self.meta):  # position.py, "Safe foundation moves"
+        if safe_moves_hold(self.kr, self.meta):  # safe_moves.py, "Safe foundation moves"
             autos = play_safe_moves(
                 self.board, self.heights, self.found, self.zob, self.keys, self.meta, self.auto_src, self.auto_card,
                 self.kr.safe,
