@@ -40,7 +40,8 @@ BOTH_WAYS_SIZES = [(4, 2), (5, 2), (4, 3), (5, 3), (6, 3), (5, 4), (6, 4)]
 TWO_DECK_SIZES = {"bakers-dozen-2-decks": [(3, 2), (3, 3), (4, 3), (4, 4), (5, 4), (4, 5)], "unusual": [(3, 4), (4, 4)]}
 SMALL = {g: TWO_DECK_SIZES.get(g, BOTH_WAYS_SIZES if GAMES[g].both_ways else SIZES) for g in GAMES}
 SMALL_COUNT = {g: 600 if GAMES[g].pysol_id in (104, 369, 404, 515, 291, 823) else 1000 for g in GAMES}
-# Deals whose redeals are spent, where the safe-move, lone-card and dead tests apply (solver/kernels/position.py).
+# Deals whose redeals are spent, where the safe-move, lone-card and dead tests apply (solver/kernels/safe_moves.py,
+# moves.py, dead.py).
 SPENT_SIZES = [(4, 3), (4, 4), (5, 4), (5, 5), (6, 4), (7, 4)]
 SPENT_TWO_DECK_SIZES = [(3, 3), (3, 4), (4, 4), (4, 5)]
 SPENT = [g for g in GAMES if GAMES[g].redeals > 0 or (GAMES[g].redeals and GAMES[g].decks > 1)]

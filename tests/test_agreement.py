@@ -34,7 +34,7 @@ def test_solver_agrees_with_reference_search(game):
 
 @pytest.mark.parametrize("game", ["good-measure", "portuguese-solitaire"])
 def test_relaxation_fires_on_lost_deals(game):
-    """The relaxation of solver/kernels/position.py alone (the capacity test off) proves positions lost."""
+    """The relaxation of solver/kernels/dead.py alone (the capacity test off) proves positions lost."""
     results = check_agreement([d for d in deals(f"small/{game}") if not d.won], NO_CAPACITY)["results"]
     fired = sum(r.dead_ends > 0 for r in results)
     assert len(results) >= 30 and fired >= len(results) // 2, (len(results), fired)
@@ -113,9 +113,9 @@ def test_random_variants_agree_with_reference_search():
 
 @pytest.mark.parametrize("game", SPENT)
 def test_spent_redeals_agree_with_reference_search(game):
-    """Deals with no redeal left, where the safe moves, the lone-card rule and the dead test of
-    solver/kernels/position.py apply under these games' building rules: each fires on the corpus, on lost
-    deals too, and every verdict is still the reference's."""
+    """Deals with no redeal left, where the safe moves, the lone-card rule and the dead test (solver/kernels/
+    safe_moves.py, moves.py, dead.py) apply under these games' building rules: each fires on the corpus, on
+    lost deals too, and every verdict is still the reference's."""
     corpus = deals(f"spent/{game}")
     counts = check_agreement(corpus)
     assert counts[WON] >= 50 and counts[LOST] >= 100, counts

@@ -19,7 +19,7 @@ from solver.game.premises import classic
 from solver.game.rules import GAMES
 from solver.kernels import capacity as C
 from solver.kernels import codes as K
-from solver.kernels import position as P
+from solver.kernels import dead as D
 from solver.search.arrays import kernel_rules, state_arrays
 
 CLASSIC = [g for g in GAMES if classic(GAMES[g])]  # the capacity test, walks and beams apply
@@ -74,9 +74,9 @@ def test_kernel_decides_every_abstract_position_of_a_deal_as_the_plain_model(gam
 @pytest.mark.parametrize("game", CLASSIC)
 def test_dead_positions_are_lost(game):
     """Wherever the capacity test says dead, the reference search finds no win; it fires, also where
-    the relaxation of solver/kernels/position.py does not."""
+    the relaxation of solver/kernels/dead.py does not."""
     rng = random.Random(f"capacity-sound-{game}")
-    scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
+    scratch = np.zeros(K.SCRATCH_SIZE, dtype=np.int32)
     dead = beyond_relaxation = 0
     for i in range(150):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
@@ -87,7 +87,7 @@ def test_dead_positions_are_lost(game):
             assert reference.lost(origin, board), (game, board.to_text(), origin.to_text())
             dead += 1
             b, h, f = state_arrays(board, rules)
-            beyond_relaxation += not P.relaxed_dead(b, h, f, kernel_rules(rules), scratch)
+            beyond_relaxation += not D.relaxed_dead(b, h, f, kernel_rules(rules), scratch)
     assert dead >= 50 and beyond_relaxation >= 10, (dead, beyond_relaxation)
 
 

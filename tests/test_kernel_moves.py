@@ -3,7 +3,7 @@
 Random walks through small deals of every game of the family: at each
 position the kernel's moves are the engine's legal moves (all of them while
 a redeal is left; once none is, all but those the pruning rules of
-solver/kernels/position.py drop, and only those), each move the kernel plays
+solver/kernels/moves.py drop, and only those), each move the kernel plays
 and takes back gives the engine's position and restores the old one
 exactly, and the incremental hash is the hash computed afresh.
 """
@@ -22,6 +22,7 @@ from solver.game.rules import GAMES, UNLIMITED
 from solver.kernels import codes
 from solver.kernels import dfs as D
 from solver.kernels import position as P
+from solver.kernels.moves import generate_moves
 from solver.search.arrays import down_mask, engine_move, kernel_card, kernel_rules, position_keys, state_arrays
 
 FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].redeals) or GAMES[g].decks > 1]
@@ -38,13 +39,13 @@ class KernelPosition:
         self.meta[codes.M_REDEALS] = board.redeals
         self.meta[codes.M_DOWN] = down_mask(board, rules)
         self.keys = P.position_hash(self.board, self.heights, self.zob, board.redeals, self.meta[codes.M_DOWN])
-        self.scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
+        self.scratch = np.zeros(codes.SCRATCH_SIZE, dtype=np.int32)
         self.saved = np.zeros(self.board.shape[0], dtype=np.int16)
 
     def moves(self) -> list[tuple[int, int]]:
         src = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
         dst = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
-        n = P.generate_moves(
+        n = generate_moves(
             self.board, self.heights, self.found, self.kr, src, dst, 0, self.scratch, 0, self.meta,
             self.board.copy(), self.heights.copy(),
         )  # fmt: skip
@@ -81,7 +82,7 @@ def _has_twin_before(board: Board, p: int | None) -> bool:
 
 
 def _pruned_ok(board: Board, move: Move, rules) -> bool:
-    """Whether the kernel may leave out this legal move once no redeal is left (position.py)."""
+    """Whether the kernel may leave out this legal move once no redeal is left (moves.py)."""
     if rules.decks > 1 and (_has_twin_before(board, move.source) or _has_twin_before(board, move.target)):
         return True  # two decks: a move from or onto a pile that an earlier one equals, card for card
     if move.target is None:

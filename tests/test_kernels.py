@@ -4,15 +4,16 @@ import numpy as np
 
 from solver.game.board import parse_board
 from solver.game.rules import GAMES
-from solver.kernels import position as P
+from solver.kernels import codes
+from solver.kernels import dead as D
 from solver.search.arrays import kernel_rules, state_arrays
 
 
 def relaxed_dead(text, rules):
     board = parse_board(text).validate(rules)
     arr, heights, found = state_arrays(board, rules)
-    scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
-    return P.relaxed_dead(arr, heights, found, kernel_rules(rules), scratch)
+    scratch = np.zeros(codes.SCRATCH_SIZE, dtype=np.int32)
+    return D.relaxed_dead(arr, heights, found, kernel_rules(rules), scratch)
 
 
 BD3 = GAMES["bakers-dozen"].reduced(ranks=3, piles=4)  # 3s play the King
@@ -39,7 +40,7 @@ def test_a_winnable_position_is_not_dead():
 
 
 def test_the_kernel_cache_is_kept_apart_for_each_version_of_any_kernel_module(tmp_path):
-    """A change to any kernel module (or to the rules module whose MAX_PILES sizes their layouts) moves
+    """A change to any kernel module (or to solver/limits.py, whose MAX_PILES sizes their layouts) moves
     numba's cache elsewhere, so no kernel runs stale code of a module it calls (numba itself checks only
     the kernel's own file); same sources, same place."""
     from solver.kernels import cache as kernel_cache

@@ -17,6 +17,8 @@ from solver.game.rules import GAMES
 from solver.game.variants import RulesFileError, parse_rules_text
 from solver.kernels import codes
 from solver.kernels import position as P
+from solver.kernels import safe_moves as SM
+from solver.kernels.moves import generate_moves
 from solver.search import LOST, WON, Budget, solve
 from solver.search.arrays import ORDERED_ZOBRIST, kernel_rules, position_keys, state_arrays
 
@@ -133,8 +135,8 @@ def test_kernel_moves_skip_a_pile_that_an_earlier_one_equals():
     src = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
     dst = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
     meta = np.zeros(codes.META_SIZE, dtype=np.int64)
-    scratch = np.zeros(P.SCRATCH_SIZE, dtype=np.int32)
-    n = P.generate_moves(grid, heights, found, kr, src, dst, 0, scratch, 0, meta, grid.copy(), heights.copy())
+    scratch = np.zeros(codes.SCRATCH_SIZE, dtype=np.int32)
+    n = generate_moves(grid, heights, found, kr, src, dst, 0, scratch, 0, meta, grid.copy(), heights.copy())
     moves = {(int(src[i]), int(dst[i])) for i in range(n)}
     assert moves == {(0, 3), (2, 3)}  # 2D onto 3S from pile 1, not from its twin pile 2; 2H onto 3S
     legal = {(m.source, m.target) for m in legal_moves(board, rules)}
@@ -152,7 +154,7 @@ def test_pysolfc_deals_are_decided_and_replayed(game):
 # Found by a search of small two-deck positions: 2H may go up (onto H-A), every foundation is at rank 0 or
 # more, so the one-deck rule SAFE_LOW would play it at once; but the other 2H then has no foundation to go
 # to while this one's place is still needed, and the position, won, becomes lost.  Hence the two-deck premise
-# of solver/kernels/position.py: both copies of the rank below must be up.
+# of solver/kernels/safe_moves.py: both copies of the rank below must be up.
 NOT_SAFE_WITH_TWO_DECKS = """Foundations: C-0 C-0 D-0 D-0 H-A H-0 S-A S-A
 3C 3S 3D AH 2D 2H
 3D 3S 3C 2H 2S
@@ -167,7 +169,7 @@ def test_the_one_deck_safe_rule_would_lose_a_two_deck_win():
     assert reference_search(board, rules) is not None
     assert reference_search(apply_move(board, Move(0, None), rules), rules) is None
     grid, heights, found = state_arrays(board, rules)
-    assert not P._safe(grid[0, heights[0] - 1], found, found.min(), codes.SAFE_LOW)  # the premise says no
+    assert not SM._safe(grid[0, heights[0] - 1], found, found.min(), codes.SAFE_LOW)  # the premise says no
     assert solve(board, rules, Budget(seconds=None)).verdict == WON
 
 

@@ -17,7 +17,8 @@ here by the rules it may hold under at all.
 
 from __future__ import annotations
 
-from .rules import BUILD_ALTERNATE, BUILD_RANK, BUILD_SUIT, EMPTY_KING, EMPTY_NONE, MAX_PILES, Rules, most_cards_a_pile
+from ..limits import MAX_PILES
+from .rules import BUILD_ALTERNATE, BUILD_RANK, BUILD_SUIT, EMPTY_KING, EMPTY_NONE, Rules, most_cards_a_pile
 
 
 class UnsupportedRulesError(ValueError):

@@ -10,6 +10,7 @@ import hashlib
 from dataclasses import dataclass, fields, replace
 from functools import cache
 
+from ..limits import PILE_ROWS
 from .cards import is_red, rank_of, suit_of
 
 BUILD_RANK = "rank"  # by rank, any suit
@@ -32,9 +33,6 @@ DEAL_BAKERS = "bakers-dozen"  # PySolFC's Baker's Dozen hook: Kings swapped down
 DEAL_GOOD_MEASURE = "good-measure"  # the Baker's Dozen hook, then two Aces out
 DEAL_PLAIN = "plain"  # PySolFC's Portuguese Solitaire: no hook
 DEAL_BASES_LAST = "bases-last"  # PySolFC's Cruel hook: the foundations' base cards dealt last, to the foundations
-
-MAX_PILES = 32  # the most piles a game may have: the kernels' scratch layouts are sized for it
-PILE_ROWS = 64  # two decks: the kernels key a card by its place, with this many places a pile
 
 
 def most_cards_a_pile(rules: Rules) -> int:
@@ -115,7 +113,7 @@ class Rules:
         """Whether ``card`` may be put on ``host``, the top card of a pile (None: an empty pile).
 
         The one statement of the building and empty-pile rules in plain Python: the reference engine
-        and the line shortener read it; the kernels have their compiled twin (solver/kernels/position.py,
+        and the line shortener read it; the kernels have their compiled twin (``builds_on`` and
         ``space_takes`` in solver/kernels/codes.py)."""
         if host is None:
             return self.space_takes(rank_of(card))

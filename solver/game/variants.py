@@ -28,6 +28,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from ..limits import MAX_PILES
 from .premises import unsupported
 from .rules import (
     DEAL_BAKERS,
@@ -38,7 +39,6 @@ from .rules import (
     EMPTY_KING,
     EMPTY_NONE,
     GAMES,
-    MAX_PILES,
     UNSUPPORTED_KEYS,
     Rules,
     UnknownGameError,

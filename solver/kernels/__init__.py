@@ -2,10 +2,13 @@
 
 Private to the package: :mod:`solver.search` drives them.  One room per concern:
 
-- :mod:`.codes`: the numbers kernels and drivers agree on (rules, moves, statuses, ``meta``);
+- :mod:`.codes`: the numbers kernels and drivers agree on (rules, moves, statuses, ``meta``, the scratch layout);
 - :mod:`.bundles`: the named tuples that kernel arguments travel in;
 - :mod:`.table`: the open-addressing transposition table, its growth and forgetting;
-- :mod:`.position`: hash, moves made and undone, safe moves, move generation, the first dead test;
+- :mod:`.position`: a position's hash, moves made and undone, redeals;
+- :mod:`.safe_moves`: the safe foundation moves, played without search;
+- :mod:`.moves`: move generation, with the lone-card rule;
+- :mod:`.dead`: the first dead test, a greedy relaxation;
 - :mod:`.dfs`: the depth-first search with Tarjan's lost marks;
 - :mod:`.capacity`: the capacity relaxation, a second dead test, and the root's test to the end;
 - :mod:`.suitblind`: the walks of the suit-blind relaxation (and of the real game);

@@ -15,7 +15,7 @@ are dropped (where its proof holds: no redeal left), and so are positions
 the depth-first search's table marks lost (its keys are the beam's).  None
 of that can turn a win into a loss; it only saves the beam room.
 
-It runs in every one-deck game without face-down cards (``arrays.runs_beams``):
+It runs in every one-deck game without face-down cards (``solver.game.premises.beams_apply``):
 its moves are the depth-first search's (``position.generate_moves``: any
 building rule, runs, a redeal with the redeals left each position keeps).
 Where a redeal may come, the score drops its term for cards still where they
@@ -50,9 +50,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .capacity import prefix_length
 from .codes import FOUNDATION, M_AUTO_TOP, M_IN_PLAY, M_REDEALS, copy_into
-from .position import dead_here, generate_moves, play, play_safe_moves, safe_moves_hold, take_back, undo_safe_moves
+from .dead import dead_here
+from .moves import generate_moves
+from .position import play, prefix_length, take_back
+from .safe_moves import play_safe_moves, safe_moves_hold, undo_safe_moves
 from .table import LOST_MARK, table_info, table_lookup
 
 TIE_BITS = 10  # low bits of a candidate's key that break ties at random
@@ -147,12 +149,12 @@ def beam_level(
 @njit(cache=True)
 def _play(board, hs, found, rules, zob, keys, meta, src, dst, work):
     """Play a move of the beam (a redeal too), then the safe moves it lets through where they hold (no
-    worrying back, no redeal left: solver/kernels/position.py); returns the card moved and how many safe
+    worrying back, no redeal left: solver/kernels/safe_moves.py); returns the card moved and how many safe
     moves were played, for ``_take_back``."""
     card = play(board, hs, found, zob, keys, meta, src, dst, work.saved, work.scratch)
     meta[M_AUTO_TOP] = 0
     autos = np.int64(0)
-    if safe_moves_hold(rules, meta):  # (no safe rule with worrying back: arrays.safe_rule)
+    if safe_moves_hold(rules, meta):  # (no safe rule with worrying back: premises.safe_rule)
         autos = play_safe_moves(board, hs, found, zob, keys, meta, work.auto_src, work.auto_card, rules.safe)
     return card, autos
 

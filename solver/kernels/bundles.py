@@ -24,9 +24,9 @@ class KernelRules(NamedTuple):
     sequences: bool  # runs move as a unit
     runs_by_spaces: bool  # ... as many cards as the empty piles allow (``codes.max_run``)
     runs_into_spaces: bool  # ... and into an empty pile; else a single card goes there
-    safe: int  # the safe-move rule once no redeal is left, a ``codes.SAFE_*`` (solver/kernels/position.py)
-    lone: bool  # the lone-card rule holds once no redeal is left
-    dead: bool  # the relaxed dead test holds once no redeal is left
+    safe: int  # the safe-move rule once no redeal is left, a ``codes.SAFE_*`` (solver/kernels/safe_moves.py)
+    lone: bool  # the lone-card rule holds once no redeal is left (solver/kernels/moves.py)
+    dead: bool  # the relaxed dead test holds once no redeal is left (solver/kernels/dead.py)
 
 
 class Position(NamedTuple):
@@ -112,7 +112,7 @@ class MoveScratch(NamedTuple):
 
     moves_src: np.ndarray
     moves_dst: np.ndarray
-    scratch: np.ndarray  # position.py's scratch layout
+    scratch: np.ndarray  # the scratch layout of codes.py (``SCRATCH_SIZE``)
     meta: np.ndarray  # ``codes.M_*`` slots
     auto_src: np.ndarray
     auto_card: np.ndarray

@@ -5,8 +5,11 @@ that calls one from another module (the search calls the capacity test)
 would keep running the old callee after that module changes -- an old
 pruning rule, so possibly a wrong verdict -- until its own file changes.
 So the cache lives in a directory named by a digest of every module of this
-folder (and of the game rules module, whose ``MAX_PILES`` sizes the kernels'
-layouts): any change to any of them starts from a clean cache.
+folder (and of solver/limits.py, whose ``MAX_PILES`` and ``PILE_ROWS`` size the
+kernels' layouts, and which imports nothing): any change to any of them starts
+from a clean cache.  The games' rules are not in the digest: the kernels read
+them only as the codes the drivers hand them, so a change to a game compiles
+nothing again.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ PACKAGE = KERNELS.parent
 
 
 def kernel_sources(package: Path) -> list[Path]:
-    """The files whose every change must start a clean cache: the kernels folder, and the rules it reads."""
-    return sorted((package / "kernels").glob("*.py")) + [package / "game" / "rules.py"]
+    """The files whose every change must start a clean cache: the kernels folder, and the limits it reads."""
+    return sorted((package / "kernels").glob("*.py")) + [package / "limits.py"]
 
 
 def cache_dir(package: Path, base: Path) -> Path:

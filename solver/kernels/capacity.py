@@ -1,6 +1,6 @@
 """The capacity relaxation: a dead-position test that counts hosts.
 
-The relaxation in :mod:`solver.kernels.position` (``relaxed_dead``) lets any number
+The relaxation in :mod:`solver.kernels.dead` (``relaxed_dead``) lets any number
 of cards sit on one host and never covers a host.  This one keeps both
 limits and forgets instead where the moved cards lie, so that its positions
 are few and shared by the many real positions that differ only by where
@@ -100,8 +100,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..game.rules import MAX_PILES
+from ..limits import MAX_PILES
 from .codes import EMPTY_NONE, LOST, UNDECIDED, WON, space_takes
+from .position import prefix_length
 from .table import TABLE_MAX_LOAD, set_info, table_find, table_info, table_lookup
 
 # A table entry's information is a status: UNDECIDED (being decided, or given up on), WON or LOST.
@@ -141,15 +142,6 @@ def origin_places(origin: np.ndarray, origin_heights: np.ndarray) -> np.ndarray:
 @njit(cache=True, inline="always")
 def _rank(card):
     return card // 4 + 1
-
-
-@njit(cache=True)
-def prefix_length(board, heights, origin, origin_heights, p):
-    """How many bottom cards of pile p are the origin's."""
-    n = 0
-    while n < heights[p] and n < origin_heights[p] and board[p, n] == origin[p, n]:
-        n += 1
-    return n
 
 
 @njit(cache=True, inline="always")

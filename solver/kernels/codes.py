@@ -6,21 +6,23 @@ card coming back from its foundation, ``p + SEQUENCE * (n - 1)`` for the top n
 cards of pile p moving as a unit, or ``REDEAL``; a target pile, or
 ``FOUNDATION``), the one status enum
 that every kernel returns, and the ``meta`` slots that carry a depth-first
-search between calls.  Each kernel's own flat layouts keep their named
-offsets beside the kernel that reads them.
+search between calls, and the layout of the int32 scratch array that the
+kernels of one position share (:mod:`.dead`, :mod:`.moves`, :mod:`.position`).
+Each kernel's own flat layouts keep their named offsets beside the kernel that
+reads them.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from ..game.rules import MAX_PILES
-from ..game.rules import PILE_ROWS as PILE_ROWS  # the places a pile has in the positional rows (two decks)
+from ..limits import MAX_PILES
+from ..limits import PILE_ROWS as PILE_ROWS  # the places a pile has in the positional rows (two decks)
 
 EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2  # what an empty pile takes: nothing, any card, a King
 BUILD_RANK, BUILD_SUIT, BUILD_ALTERNATE = 0, 1, 2  # how the tableau builds: by rank, in suit, alternate colours
 UNLIMITED = -1  # redeals left, when they never run out
-SAFE_OFF, SAFE_LOW, SAFE_SUIT, SAFE_NO_HOSTS, SAFE_ALTERNATE = 0, 1, 2, 3, 4  # the safe-move rules (position.py)
+SAFE_OFF, SAFE_LOW, SAFE_SUIT, SAFE_NO_HOSTS, SAFE_ALTERNATE = 0, 1, 2, 3, 4  # the safe-move rules (safe_moves.py)
 FOUNDATION = -1  # the target of a move to the foundations, in the kernels' moves
 WORRY = 100  # source WORRY + s: the top card of suit s's foundation comes back (worrying back)
 REDEAL = 200  # source of a redeal (its target is 0)
@@ -49,6 +51,22 @@ META_SIZE = 15
 # or a single card into every empty pile (while redeals are left), or to its foundation.  Then worrying
 # back (4 suits x (4 hosts + a space)) and a redeal.
 MAX_MOVES_PER_NODE = MAX_PILES * (13 * 4 + MAX_PILES + 1) + 4 * (4 + 1) + 1
+
+# Regions of the int32 scratch array: relaxed_dead's (dead.py: per pile, per rank 0..15, per suit,
+# per rank, per card, per card), then generate_moves's (moves.py: per pile, per pile, per move), then a
+# redeal's (position.py: per card).  Numba does not check bounds, so every region must fit what it is indexed by.
+S_LEFT = 0
+S_TOPS = S_LEFT + MAX_PILES
+S_FOUND = S_TOPS + 16
+S_HAVE = S_FOUND + 4
+S_FREE = S_HAVE + 16
+S_ON_TOP = S_FREE + 52
+S_SRC_NEED = S_ON_TOP + 52
+S_DST_NEED = S_SRC_NEED + MAX_PILES
+S_TWIN = S_DST_NEED + MAX_PILES
+S_SORT = S_TWIN + MAX_PILES
+S_DEAL = S_SORT + MAX_MOVES_PER_NODE
+SCRATCH_SIZE = S_DEAL + MAX_CARDS
 
 
 @njit(cache=True, inline="always")

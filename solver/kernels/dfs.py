@@ -4,7 +4,8 @@ Everything the search needs lives in arrays owned by the caller
 (:mod:`solver.search.dfs`), so a kernel call can stop at any node -- after a
 number of nodes, when the transposition table or the stack needs room --
 and a later call resumes exactly where it stopped.  The pruning rules it
-applies are proved in :mod:`solver.kernels.position`.
+applies are proved in :mod:`solver.kernels.safe_moves`,
+:mod:`solver.kernels.moves` and :mod:`solver.kernels.dead`.
 
 Lost positions (``search``)
     Call the graph the search walks the pruned graph: its edges are the
@@ -12,7 +13,7 @@ Lost positions (``search``)
     no edges out of dead positions (found dead by either test, so lost).
     From a position with a win, the pruned graph reaches a win: take a
     shortest winning line W; its first move is no lone-card move (proof in
-    solver/kernels/position.py, "Lone cards stay put"), so it is generated, or,
+    solver/kernels/moves.py, "Lone cards stay put"), so it is generated, or,
     where it fills an empty pile other than the first with no redeal left,
     or (two decks, no redeal left) moves from or onto a pile that an earlier
     pile equals card for card, a move that makes the same position up to the
@@ -20,7 +21,7 @@ Lost positions (``search``)
     never moves a whole pile into an empty one, which makes the same
     position again);
     after it and the safe moves, which never lengthen a winning line (the W'
-    of position.py, "Safe foundation moves", is no longer than W), a winning
+    of safe_moves.py, "Safe foundation moves", is no longer than W), a winning
     line shorter than W is left, so the child is not dead; induct on the
     length.  (While a redeal is left, every legal move is generated and no
     safe move or dead test applies; redeals are moves like any other, and
@@ -67,7 +68,10 @@ from .codes import (
     TABLE_FULL,
     WON,
 )  # fmt: skip
-from .position import dead_here, generate_moves, play, play_safe_moves, safe_moves_hold, take_back, undo_safe_moves
+from .dead import dead_here
+from .moves import generate_moves
+from .position import play, take_back
+from .safe_moves import play_safe_moves, safe_moves_hold, undo_safe_moves
 from .table import LOST_MARK, STALE_MARK, TABLE_MAX_LOAD, set_info, table_find, table_info
 
 

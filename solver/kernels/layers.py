@@ -82,7 +82,10 @@ from numba import njit
 
 from .capacity import C_ALLOWANCE, abstraction_moved, capacity_dead
 from .codes import EMPTY_NONE, FOUNDATION, M_AUTO_TOP, M_DOWN, M_IN_PLAY, M_REDEALS, builds_on
-from .position import dead_here, generate_moves, play, play_safe_moves, safe_moves_hold, take_back, undo_safe_moves
+from .dead import dead_here
+from .moves import generate_moves
+from .position import play, take_back
+from .safe_moves import play_safe_moves, safe_moves_hold, undo_safe_moves
 
 WORDS = 4  # a position's words
 MAX_PILES = 19  # 19 * 8 + 52 * 2 = 256 bits

@@ -67,10 +67,10 @@ Claim 2: the same holds in the game with the restrictions.
     by step, keeping a winnable position.  If H has a ripe prefix top, play
     that card up: in the real position it is the top card of its pile, with
     the foundations of H, so the move is a safe foundation move
-    (:mod:`solver.kernels.position`, "Safe foundation moves") and the position stays
+    (:mod:`solver.kernels.safe_moves`, "Safe foundation moves") and the position stays
     winnable.  Otherwise play the first move of a shortest winning line;
     it moves no lone card but up where spaces are useless
-    (:mod:`solver.kernels.position`, "Lone cards stay put"; its condition on Kings
+    (:mod:`solver.kernels.moves`, "Lone cards stay put"; its condition on Kings
     is the one above, since a King above the bottom of its pile is a
     settled one).  Each step sends a card up or shortens the shortest
     winning line (cards in the tableau, then the length of a shortest
@@ -154,7 +154,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..game.rules import MAX_PILES
+from ..limits import MAX_PILES
 from .capacity import C_ALLOWANCE, C_NODES, capacity_dead_prefixes
 from .codes import EMPTY_ANY, EMPTY_KING, FOUNDATION, LOST, PAUSED, STACK_FULL, TABLE_FULL, WON, copy_into, space_takes
 from .table import TABLE_MAX_LOAD, table_find

@@ -10,8 +10,7 @@ import numpy as np
 from ..game.engine import Move
 from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
-from ..kernels.codes import M_IN_PLAY, M_REDEALS, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE
-from ..kernels.position import SCRATCH_SIZE
+from ..kernels.codes import M_IN_PLAY, M_REDEALS, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE, SCRATCH_SIZE
 from .arrays import engine_move
 from .root import Root
 from .schedule import Schedule

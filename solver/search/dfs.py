@@ -22,9 +22,9 @@ from ..kernels.codes import (
     M_SCC_TOP,
     M_TABLE_COUNT,
     PAUSED,
+    SCRATCH_SIZE,
     WON,
 )
-from ..kernels.position import SCRATCH_SIZE
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
 from .arrays import engine_move, foundation_move
 from .memory import doubled, doubling_overhead, table_zeros

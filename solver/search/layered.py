@@ -17,8 +17,7 @@ from ..game.rules import Rules
 from ..kernels import codes
 from ..kernels import layers as kernel
 from ..kernels.bundles import MoveScratch, Position
-from ..kernels.codes import LOST, PAUSED, WON
-from ..kernels.position import SCRATCH_SIZE
+from ..kernels.codes import LOST, PAUSED, SCRATCH_SIZE, WON
 from .result import Budget
 from .root import Root
 

@@ -22,8 +22,10 @@ from ..game.rules import Rules
 from ..kernels import capacity as C
 from ..kernels import codes
 from ..kernels.bundles import CapacityTest
-from ..kernels.codes import M_AUTO_TOP, M_IN_PLAY, M_REDEALS, M_ROOT_AUTOS
-from ..kernels.position import SCRATCH_SIZE, dead_here, play, play_safe_moves, position_hash, safe_moves_hold
+from ..kernels.codes import M_AUTO_TOP, M_IN_PLAY, M_REDEALS, M_ROOT_AUTOS, SCRATCH_SIZE
+from ..kernels.dead import dead_here
+from ..kernels.position import play, position_hash
+from ..kernels.safe_moves import play_safe_moves, safe_moves_hold
 from .arrays import CAPACITY_KEYS, down_mask, engine_move, foundation_move, kernel_rules, position_keys, state_arrays
 from .memory import doubled
 from .schedule import Schedule
