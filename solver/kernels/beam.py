@@ -16,7 +16,7 @@ the depth-first search's table marks lost (its keys are the beam's).  None
 of that can turn a win into a loss; it only saves the beam room.
 
 It runs in every one-deck game without face-down cards (``solver.game.premises.beams_apply``):
-its moves are the depth-first search's (``position.generate_moves``: any
+its moves are the depth-first search's (``moves.generate_moves``: any
 building rule, runs, a redeal with the redeals left each position keeps).
 Where a redeal may come, the score drops its term for cards still where they
 were dealt, since a redeal re-cuts every pile.
