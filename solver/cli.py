@@ -126,8 +126,7 @@ def games_command() -> None:
             "to bottom" if rules.kings_to_bottom else "where dealt",
             rules.building(),
             ("runs, 2^spaces" if rules.runs_by_spaces else "runs") if rules.sequence_moves else "one card",
-            {"none": "nothing", "any": "any card", "king": "a King"}[rules.empty_pile]
-            + (" or run" if rules.runs_into_spaces else ""),
+            rules.space_text(),
             redeals_count_text(rules.redeals),
         ))  # fmt: skip
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]

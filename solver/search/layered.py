@@ -12,7 +12,7 @@ import numpy as np
 
 from ..game.board import Board
 from ..game.engine import Move
-from ..game.rules import Rules
+from ..game.rules import EMPTY_NONE, Rules
 from ..kernels import codes
 from ..kernels import layers as kernel
 from ..kernels.bundles import MoveScratch, Position
@@ -38,7 +38,7 @@ def layers_apply(rules: Rules, board: Board) -> bool:
         and not rules.sequence_moves
         and not rules.both_ways
         and not rules.worrying_back
-        and rules.empty_pile == "none"
+        and rules.empty_pile == EMPTY_NONE
         and not rules.face_down_rows
     )
 
