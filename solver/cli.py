@@ -29,6 +29,7 @@ from .game.rules import (
     with_worrying_back,
 )
 from .game.variants import RulesFileError, load_rules_file
+from .words import PYSOLFC_LAYOUT, RULES_LAYOUT
 
 if TYPE_CHECKING:
     from .search import Progress, SolveResult
@@ -237,7 +238,7 @@ def solve_command(
     )
     if as_json:
         record = _json_record(rules, source, number, board, result)
-        record["layout"] = "pysolfc" if pysolfc_layout else "rules"  # as PySolFC deals it, or the written rules'
+        record["layout"] = PYSOLFC_LAYOUT if pysolfc_layout else RULES_LAYOUT  # as PySolFC deals it, or the rules'
         click.echo(json.dumps(record))
     else:
         _print_text(rules, source, board, result)
@@ -304,15 +305,7 @@ def winrate_command(
     import numpy as np
     from tqdm import tqdm
 
-    from .batch import (
-        PYSOLFC_LAYOUT,
-        RULES_LAYOUT,
-        BatchError,
-        check_output,
-        parse_deals,
-        read_outcome,
-        run_batch,
-    )
+    from .batch import BatchError, check_output, parse_deals, read_outcome, run_batch
     from .search import Budget
 
     rules = _rules_or_fail(game, worrying_back)

@@ -12,7 +12,8 @@ One room per concern:
 - :mod:`.shorten`: the detours cut out of a winning line.
 """
 
-from .result import LOST, UNKNOWN, WON, Budget, Progress, SolveResult
+from ..words import LOST, UNKNOWN, WON
+from .result import Budget, Progress, SolveResult
 from .schedule import Schedule
 from .solve import UnsupportedRulesError, check_supported, solve
 from .warm import warm_up

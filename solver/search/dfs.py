@@ -31,6 +31,7 @@ from ..kernels.codes import (
 )  # fmt: skip
 from ..kernels.position import SCRATCH_SIZE, dead_here, play, play_safe_moves, position_hash, safe_moves_hold
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
+from ..words import REASON_MEMORY, REASON_STATES, REASON_TIME
 from .arrays import (
     CAPACITY_KEYS,
     down_mask,
@@ -272,11 +273,11 @@ class DepthFirst:
         status = PAUSED
         while True:
             if deadline is not None and time.perf_counter() > deadline:
-                return status, "time"
+                return status, REASON_TIME
             if node_cap is not None and self.meta[M_NODES] >= node_cap:
-                return status, "states"
+                return status, REASON_STATES
             if not self.make_room(status):
-                return status, "memory"
+                return status, REASON_MEMORY
             self.grow_capacity_table()
             chunk = self.schedule.chunk_nodes
             if node_cap is not None:

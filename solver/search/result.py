@@ -5,16 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..game.engine import Move
+from ..words import BEAM, CAPACITY, DEPTH_FIRST, LAYERS, LOST, SUIT_BLIND, UNKNOWN, WALK, WON
 
-WON, LOST, UNKNOWN = "won", "lost", "unknown"
-
-# Which search decided a deal (SolveResult.found_by).
-DEPTH_FIRST = "depth-first"  # a win on the depth-first path, or every reachable position searched
-BEAM = "beam"  # a win found by a beam search (solver/kernels/beam.py)
-WALK = "walk"  # a win found by the walk of the real game (solver/kernels/suitblind.py)
-SUIT_BLIND = "suit-blind"  # a loss: a walk's relaxed game cannot be won (solver/kernels/suitblind.py)
-CAPACITY = "capacity"  # a loss: the root's capacity test (solver/kernels/capacity.py)
-LAYERS = "layers"  # a win found, or every reachable position searched, by the layered search (kernels/layers.py)
+# The verdicts and search codes live in solver/words.py; they are importable from here as before.
+__all__ = [
+    "BEAM", "CAPACITY", "DEPTH_FIRST", "LAYERS", "LOST", "SUIT_BLIND", "UNKNOWN", "WALK", "WON", "Budget", "Progress",
+    "SolveResult",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -30,10 +27,10 @@ class Budget:
 class SolveResult:
     verdict: str
     moves: list[Move] = field(default_factory=list)
-    found_by: str = ""  # which search decided (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS); "" if unknown
+    found_by: str = ""  # which search decided, one of solver.words.FOUND_BY; "" if unknown
     states: int = 0
     seconds: float = 0.0
-    reason: str = ""  # why an `unknown`: "time", "memory" or "states"
+    reason: str = ""  # why an `unknown`: one of solver.words.REASONS
     memory: int = 0  # the most bytes the tables and stacks held at once
     raw_length: int = 0  # moves in the search's own path, before shortening
     dead_ends: int = 0  # positions a relaxation proved lost

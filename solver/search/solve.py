@@ -23,24 +23,24 @@ from ..kernels.cache import is_warm
 from ..kernels.codes import LOST as K_LOST
 from ..kernels.codes import WON as K_WON
 from ..kernels.position import seed_random
-from .arrays import is_classic, runs_beams
-from .beam import beam_bytes, beam_search
-from .dfs import DepthFirst
-from .layered import LAYERS_PREMISES, Layered, layers_apply
-from .result import (
+from ..words import (
     BEAM,
     CAPACITY,
     DEPTH_FIRST,
     LAYERS,
     LOST,
+    REASON_MEMORY,
+    REASON_TIME,
     SUIT_BLIND,
     UNKNOWN,
     WALK,
     WON,
-    Budget,
-    Progress,
-    SolveResult,
-)  # fmt: skip
+)
+from .arrays import is_classic, runs_beams
+from .beam import beam_bytes, beam_search
+from .dfs import DepthFirst
+from .layered import LAYERS_PREMISES, Layered, layers_apply
+from .result import Budget, Progress, SolveResult
 from .roottest import RootTest
 from .schedule import Schedule
 from .shorten import shorten
@@ -313,7 +313,7 @@ def solve(
                 result.found_by = DEPTH_FIRST
                 break
             final_states = budget.states is not None and result.states >= budget.states
-            if reason in ("time", "memory") or final_states or one_run:
+            if reason in (REASON_TIME, REASON_MEMORY) or final_states or one_run:
                 break
             if runs_beams(rules) and result.states >= schedule.beam_due(result.beams):
                 path = _run_beam(board, result, run, budget, deadline, held())
@@ -331,7 +331,7 @@ def solve(
                 tick(run, counted=True)
             result.restarts += 1
     except (MemoryError, OSError):  # the system refused memory the budget allowed: no verdict, as at the budget
-        status, reason = None, "memory"
+        status, reason = None, REASON_MEMORY
     if status == K_LOST:
         result.verdict = LOST
     elif status == K_WON:
