@@ -40,9 +40,9 @@ class SolveResult:
     restarts: int = 0  # runs cut short for another in a new move order (lost marks kept)
     evictions: int = 0  # times the table, full at its largest, forgot half its lost marks
     beams: int = 0  # beam searches run between depth-first runs
-    chain_positions: int = 0  # positions of the suit-blind games expanded (solver/kernels/suitblind.py)
-    chain_named: int = 0  # ... lowest ranks named in the last of them (all: the real game)
-    chain_named_high: int = 0  # ... and highest ranks
+    walk_positions: int = 0  # positions of the suit-blind games' walks expanded (solver/kernels/suitblind.py)
+    walk_named_low: int = 0  # ... lowest ranks named in the last of them (all: the real game)
+    walk_named_high: int = 0  # ... and highest ranks
     root_test_positions: int = 0  # abstract positions the root's capacity test searched
 
     def hold(self, memory: int) -> None:
@@ -59,10 +59,10 @@ class SolveResult:
         if self.found_by in (DEPTH_FIRST, LAYERS) and self.states == 0:
             return "proved lost at the deal itself, before any search: even looser rules cannot clear the table"
         kept = ""
-        if self.chain_named_high:
-            kept = f" (those of the {self.chain_named_high} highest ranks still count)"
-        elif self.chain_named:
-            kept = f" (those of the {self.chain_named} lowest ranks still count)"
+        if self.walk_named_high:
+            kept = f" (those of the {self.walk_named_high} highest ranks still count)"
+        elif self.walk_named_low:
+            kept = f" (those of the {self.walk_named_low} lowest ranks still count)"
         return {
             DEPTH_FIRST: "every position that can be reached was searched, and none is won",
             LAYERS: "every position that can be reached was searched, layer by layer, and none is won",
@@ -71,7 +71,8 @@ class SolveResult:
         }.get(self.found_by, "")
 
     def record(self) -> dict:
-        """The fields of a batch record or a ``--json`` answer that say what the solve found."""
+        """The fields of a batch record or a ``--json`` answer that say what the solve found.  The walks'
+        keys keep the walk's first name, "chain": records on disk and scripts read them so."""
         return {
             "verdict": self.verdict,
             "reason": self.reason,
@@ -83,9 +84,9 @@ class SolveResult:
             "memory_mib": round(self.memory / 2**20, 1),
             "beams": self.beams,
             "evictions": self.evictions,
-            "chain_positions": self.chain_positions,
-            "chain_named": self.chain_named,
-            "chain_named_high": self.chain_named_high,
+            "chain_positions": self.walk_positions,
+            "chain_named": self.walk_named_low,
+            "chain_named_high": self.walk_named_high,
             "root_test_positions": self.root_test_positions,
         }
 

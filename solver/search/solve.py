@@ -100,8 +100,8 @@ class _Beside:
         if root_test.lost():
             result.found_by = CAPACITY
             return K_LOST, []
-        result.chain_positions = walks.positions()
-        result.chain_named, result.chain_named_high = walks.named()
+        result.walk_positions = walks.positions()
+        result.walk_named_low, result.walk_named_high = walks.named()
         result.hold(run.bytes() + self.bytes())
         if walks.lost():
             result.found_by = SUIT_BLIND
