@@ -25,9 +25,7 @@ from .game.deals import MAX_DEAL, deal, pysolfc_layout
 from .game.rules import Rules, get_rules
 from .processes import die_with_parent
 from .records import (
-    RULES_LAYOUT,
     TABLE,
-    VERDICTS,
     BatchError,
     Identity,
     Ledger,
@@ -42,6 +40,7 @@ from .records import (
 )
 from .search import Budget, Schedule, solve, warm_up
 from .stats import WinRate
+from .words import LOST, PYSOLFC_LAYOUT, RULES_LAYOUT, UNKNOWN, VERDICTS, WON
 
 __all__ = ["BatchError", "BatchOutcome", "latest_records", "parse_deals", "read_records", "run_batch", "solve_record"]
 
@@ -67,9 +66,6 @@ def parse_deals(text: str) -> list[int]:
             raise BatchError(f"deal range {text!r} has more than {MAX_BATCH:,} deals")
         numbers.update(dict.fromkeys(range(low, high + 1)))
     return list(numbers)
-
-
-PYSOLFC_LAYOUT = "pysolfc"  # the deal as PySolFC lays it out, not as the written rules make it (RULES_LAYOUT)
 
 
 def solve_record(
@@ -210,7 +206,7 @@ class BatchOutcome:
     numbers: list[int]
     tally: WinRate
     deals: np.ndarray
-    verdicts: np.ndarray  # codes: indexes into solver.records.VERDICTS
+    verdicts: np.ndarray  # codes: indexes into solver.words.VERDICTS
     seconds: np.ndarray
     output: Path
     game: str
@@ -291,7 +287,7 @@ def run_batch(
         latest = ledger.latest(rules.name)
         wanted = np.isin(latest["deal"], np.asarray(numbers, np.int64))
         larger = np.array([_larger(budget, b) for b in ledger.budgets] or [False])
-        retried = wanted & (latest["verdict"] == VERDICTS.index("unknown")) & larger[latest["budget"]]
+        retried = wanted & (latest["verdict"] == VERDICTS.index(UNKNOWN)) & larger[latest["budget"]]
         known = set(latest["deal"][~retried].tolist())
         tasks = [(rules, n, budget, layout, shorten) for n in numbers if n not in known]
         tally = tally_of(latest["verdict"][wanted & ~retried])
@@ -319,7 +315,7 @@ def summarize(records: Iterable[dict], start: WinRate | None = None) -> WinRate:
     """Count the verdicts of ``records`` (added to ``start``)."""
     won, lost, unknown = (start.won, start.lost, start.unknown) if start else (0, 0, 0)
     for record in records:
-        won += record["verdict"] == "won"
-        lost += record["verdict"] == "lost"
-        unknown += record["verdict"] == "unknown"
+        won += record["verdict"] == WON
+        lost += record["verdict"] == LOST
+        unknown += record["verdict"] == UNKNOWN
     return WinRate(won, lost, unknown)

@@ -29,6 +29,7 @@ from .game.rules import (
     with_worrying_back,
 )
 from .game.variants import RulesFileError, load_rules_file
+from .words import PYSOLFC_LAYOUT, RULES_LAYOUT
 
 if TYPE_CHECKING:
     from .search import Progress, SolveResult
@@ -126,8 +127,7 @@ def games_command() -> None:
             "to bottom" if rules.kings_to_bottom else "where dealt",
             rules.building(),
             ("runs, 2^spaces" if rules.runs_by_spaces else "runs") if rules.sequence_moves else "one card",
-            {"none": "nothing", "any": "any card", "king": "a King"}[rules.empty_pile]
-            + (" or run" if rules.runs_into_spaces else ""),
+            rules.space_text(),
             redeals_count_text(rules.redeals),
         ))  # fmt: skip
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
@@ -238,7 +238,7 @@ def solve_command(
     )
     if as_json:
         record = _json_record(rules, source, number, board, result)
-        record["layout"] = "pysolfc" if pysolfc_layout else "rules"  # as PySolFC deals it, or the written rules'
+        record["layout"] = PYSOLFC_LAYOUT if pysolfc_layout else RULES_LAYOUT  # as PySolFC deals it, or the rules'
         click.echo(json.dumps(record))
     else:
         _print_text(rules, source, board, result)
@@ -305,15 +305,7 @@ def winrate_command(
     import numpy as np
     from tqdm import tqdm
 
-    from .batch import (
-        PYSOLFC_LAYOUT,
-        RULES_LAYOUT,
-        BatchError,
-        check_output,
-        parse_deals,
-        read_outcome,
-        run_batch,
-    )
+    from .batch import BatchError, check_output, parse_deals, read_outcome, run_batch
     from .search import Budget
 
     rules = _rules_or_fail(game, worrying_back)

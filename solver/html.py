@@ -20,19 +20,11 @@ from .game.board import Board
 from .game.cards import RANK_TEXT
 from .game.engine import apply_move, describe_moves
 from .game.rules import Rules
-from .records import VERDICTS
 from .search.result import Budget, SolveResult
+from .words import FOUND_BY_WORDS, LOST, UNKNOWN, VERDICTS, WON
 
 if TYPE_CHECKING:
     from .batch import BatchOutcome
-
-FOUND_BY_WORDS = {
-    "depth-first": "the depth-first search",
-    "beam": "a beam search",
-    "walk": "the walk of the real game",
-    "suit-blind": "a relaxed game with suits forgotten",
-    "capacity": "the root's capacity test",
-}
 
 
 def _frame(board: Board) -> dict:
@@ -76,7 +68,7 @@ def replay_data(
         stats.append(("decided by", FOUND_BY_WORDS.get(result.found_by, result.found_by)))
     if budget is not None:
         stats.append(("budget", _budget_text(budget)))
-    if result.verdict == "won":
+    if result.verdict == WON:
         stats.append(("moves", f"{len(result.moves)}"))
     return {
         "title": title,
@@ -113,10 +105,10 @@ RATE_POINTS = 1000  # points of the running rate drawn at most: a million deals 
 
 def _running_rate_svg(verdicts: np.ndarray) -> str:
     """The win rate among decided deals after each deal (verdict codes in deal order, as
-    :data:`solver.records.VERDICTS` numbers them), as an inline SVG."""
+    :data:`solver.words.VERDICTS` numbers them), as an inline SVG."""
     width, height, pad = 640, 220, 40
-    won = np.cumsum(verdicts == VERDICTS.index("won"))
-    decided = np.cumsum(verdicts != VERDICTS.index("unknown"))
+    won = np.cumsum(verdicts == VERDICTS.index(WON))
+    decided = np.cumsum(verdicts != VERDICTS.index(UNKNOWN))
     shown = np.unique(np.linspace(0, len(verdicts) - 1, min(len(verdicts), RATE_POINTS)).astype(np.int64))
     points = [(int(i) + 1, won[i] / decided[i]) for i in shown if decided[i]]
     if not points:
@@ -177,9 +169,9 @@ def report_page(rules: Rules, outcome: BatchOutcome, command: str) -> str:
     tally = outcome.tally
     low, high = tally.interval
     rate = "n/a" if tally.won + tally.lost == 0 else f"{100 * tally.rate:.{tally.digits()}f}%"
-    notable = outcome.records(verdicts=("lost", "unknown"))  # a million won deals need not be read whole
+    notable = outcome.records(verdicts=(LOST, UNKNOWN))  # a million won deals need not be read whole
     rows = []
-    for verdict in ("lost", "unknown"):
+    for verdict in (LOST, UNKNOWN):
         chosen = [r for r in notable if r["verdict"] == verdict]
         items = "".join(
             f"<li><b>{r['deal']}</b> {html.escape(r.get('reason') or r.get('found_by') or '')}, "

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .stats import WinRate
+from .words import RULES_LAYOUT, VERDICTS
 
 JSON_LINES, TABLE = "jsonl", "tsv"
 TABLE_MARK = "# bakers-solver records "
@@ -31,8 +32,6 @@ TABLE_COLUMNS = (
     "deal", "verdict", "reason", "found_by", "seconds", "states", "moves", "shortened", "memory_mib",
     "budget_seconds", "budget_bytes", "budget_states",
 )  # fmt: skip
-VERDICTS = ("won", "lost", "unknown")  # a verdict's code in a Ledger is its index here
-RULES_LAYOUT = "rules"  # the layout of a record that names none (records of old)
 TAIL_BLOCK = 1 << 16  # bytes read at a time from a file's end, looking for its last newline
 
 

@@ -87,10 +87,10 @@ def kernel_walk(state: np.ndarray, origin: Board, rules, capacity: bool = True, 
     trail, path = np.zeros((1 << 14, 3), dtype=np.int32), np.zeros((1 << 14, 2), dtype=np.int32)
     meta = np.zeros(H.HMETA_SIZE, dtype=np.int64)
     walk = Walk(table, stack, trail, path, meta)
-    if H.chain_start(state, rules.piles, rules.ranks, WALK_KEYS, walk):
+    if H.walk_start(state, rules.piles, rules.ranks, WALK_KEYS, walk):
         return codes.WON
     test = capacity_test(origin, rules, 1 << 18, allowance=1 << 20)
-    status = H.chain_walk(walk, kernel_rules(rules), WALK_KEYS, test, 1 << 30, 1 << 60, (1 << 14) if capacity else 0)
+    status = H.walk_step(walk, kernel_rules(rules), WALK_KEYS, test, 1 << 30, 1 << 60, (1 << 14) if capacity else 0)
     assert status in (codes.WON, codes.LOST), status
     if met is not None:
         met.append(int(meta[H.H_COUNT]))

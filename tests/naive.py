@@ -4,7 +4,7 @@
   shared corpus of small deals (``corpus.py``), and ``winnable_by_key``, the fate of every position of a
   small deal's whole position graph;
 - the capacity relaxation's abstract game (``PlainModel``, solver/kernels/capacity.py);
-- the suit-blind relaxation's abstract game (``PlainChains``, solver/kernels/suitblind.py);
+- the suit-blind relaxation's abstract game (``PlainSuitBlind``, solver/kernels/suitblind.py);
 - what a beam level keeps (``choose_plainly``, solver/kernels/beam.py).
 
 None of them shares code with the kernels.
@@ -152,7 +152,7 @@ class WalkReference:
         return True
 
 
-class PlainChains:
+class PlainSuitBlind:
     """The suit-blind game for one origin, written for clarity.  A position is a tuple of
     (prefix length, free cards on it, rank of the bottom card when the prefix is empty) per pile,
     and the foundations."""

@@ -21,6 +21,7 @@ from solver.game.engine import describe_moves
 from solver.game.rules import GAMES, with_worrying_back
 from solver.html import replay_page
 from solver.search import Budget, solve
+from solver.words import FOUND_BY, FOUND_BY_WORDS, LAYERS, LAYOUTS, REASONS, VERDICTS
 
 EXTERNAL = re.compile(r"""(src|href)\s*=|@import|url\(|https?://""", re.IGNORECASE)
 
@@ -65,6 +66,25 @@ def test_lost_and_unknown_pages_show_the_deal_and_say_why():
     data = page_data(replay_page(board, rules, solve(board, rules, budget), "deal 462", budget))
     assert data["verdict"] == "unknown" and "states budget ran out" in data["explanation"]
     assert ["budget", "no time limit, 2 GiB, 1,000 positions"] in data["stats"]
+
+
+def test_every_search_code_has_its_words():
+    """A page says which search decided in words: every code a result may carry has them (the layered
+    search's once had none, and its pages showed the code)."""
+    import solver.words as words
+
+    spelled = {v for k, v in vars(words).items() if k.isupper() and isinstance(v, str)}
+    assert spelled == {*VERDICTS, *REASONS, *FOUND_BY, *LAYOUTS}  # a new word is one of these kinds
+    assert set(FOUND_BY_WORDS) == set(FOUND_BY) and all(FOUND_BY_WORDS.values())
+
+
+def test_a_layered_search_page_says_it_decided():
+    rules = GAMES["good-measure"]
+    board = deal(rules, 4266)  # lost by the layered search (tests/test_layers.py)
+    result = solve(board, rules, Budget(seconds=60), layered=True)
+    assert result.found_by == LAYERS
+    data = page_data(replay_page(board, rules, result, "deal 4266"))
+    assert ["decided by", "the layered search"] in data["stats"]
 
 
 def test_the_cli_writes_the_pages_and_refuses_a_path_it_cannot_write(tmp_path):

@@ -10,7 +10,7 @@ from solver.batch import BatchError, read_outcome, run_batch
 from solver.cli import main
 from solver.game.rules import GAMES, with_worrying_back
 from solver.records import TABLE_COLUMNS, TABLE_MARK, mend, read_ledger, read_records
-from solver.search import Budget
+from solver.search import Budget, SolveResult
 
 BD = GAMES["bakers-dozen"]
 BUDGET = Budget(seconds=None, states=20_000)  # a states budget keeps every verdict deterministic
@@ -191,3 +191,13 @@ def test_a_table_header_of_the_wrong_types_is_refused(tmp_path):
     )
     with pytest.raises(BatchError, match="line 1 is not a batch record"):
         run_batch(BD, [1], BUDGET, out)
+
+
+def test_a_results_record_keeps_the_keys_records_of_old_have():
+    """The walks' counts keep their first name, "chain", in a record (the attributes say "walk")."""
+    record = SolveResult("lost", found_by="suit-blind", walk_positions=7, walk_named_low=2, walk_named_high=3).record()
+    assert list(record) == [
+        "verdict", "reason", "found_by", "states", "seconds", "moves", "raw_moves", "memory_mib", "beams", "evictions",
+        "chain_positions", "chain_named", "chain_named_high", "root_test_positions",
+    ]  # fmt: skip
+    assert (record["chain_positions"], record["chain_named"], record["chain_named_high"]) == (7, 2, 3)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of, shown, suit_of
-from .rules import UNLIMITED, Rules, most_cards_a_pile, redeals_count_text
+from .rules import UNLIMITED, UNLIMITED_TEXT, Rules, most_cards_a_pile, redeals_count_text
 
 MAX_BOARD_TEXT = 1 << 16  # characters: the largest family board is 104 cards, a few hundred characters
 
@@ -168,11 +168,11 @@ def _parse_foundations(text: str, line_no: int) -> tuple[int, ...]:
 
 def _parse_redeals(text: str, line_no: int) -> int:
     value = text.strip().lower()
-    if value == "unlimited":
+    if value == UNLIMITED_TEXT:
         return UNLIMITED
     if value.isdigit() and len(value) <= 3:
         return int(value)
-    raise BoardError(f"line {line_no}: redeals {shown(text.strip())} is not a number or 'unlimited'")
+    raise BoardError(f"line {line_no}: redeals {shown(text.strip())} is not a number or {UNLIMITED_TEXT!r}")
 
 
 def parse_board(text: str, rules: Rules | None = None) -> Board:

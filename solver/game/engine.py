@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .board import Board
 from .cards import card_text, make_card, rank_of, suit_of
 from .premises import check_supported
-from .rules import UNLIMITED, Rules
+from .rules import UNLIMITED, UNLIMITED_TEXT, Rules
 
 REDEAL_SOURCE = -100  # ``Move.source`` of a redeal
 
@@ -207,7 +207,7 @@ def describe_move(board: Board, move: Move) -> str:
     foundation``, ``7H 6H 5H from pile 2 onto 8H (pile 6)``, ``redeal (2 left)``; where the move
     uncovers a face-down card, ``..., turning up 5D``."""
     if move.is_redeal:
-        left = "unlimited" if board.redeals == UNLIMITED else f"{board.redeals - 1} left"
+        left = UNLIMITED_TEXT if board.redeals == UNLIMITED else f"{board.redeals - 1} left"
         return f"redeal ({left})"
     cards = " ".join(card_text(c) for c in _moving_cards(board, move))
     uncovered = board.piles[move.source][-move.count - 1 : -move.count] if move.source >= 0 else ()

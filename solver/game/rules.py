@@ -16,18 +16,27 @@ from .cards import is_red, rank_of, suit_of
 BUILD_RANK = "rank"  # by rank, any suit
 BUILD_SUIT = "suit"  # by rank within the suit
 BUILD_ALTERNATE = "alternate-colour"  # by rank, red on black and black on red
+BUILD_WORDS = {BUILD_RANK: "rank, any suit", BUILD_SUIT: "suit", BUILD_ALTERNATE: "alternate colour"}  # "down by ..."
 
 UNLIMITED = -1  # ``Rules.redeals``: as many redeals as the player likes
+UNLIMITED_TEXT = "unlimited"  # ... as a board's ``Redeals:`` line, the outputs and the moves write it
 
 
 def redeals_count_text(count: int) -> str:
     """A number of redeals as a board's ``Redeals:`` line and the outputs write it: ``2``, ``unlimited``."""
-    return "unlimited" if count == UNLIMITED else str(count)
+    return UNLIMITED_TEXT if count == UNLIMITED else str(count)
 
 
 EMPTY_NONE = "none"  # an empty pile stays empty
 EMPTY_ANY = "any"  # any single card may go to an empty pile
 EMPTY_KING = "king"  # only a King (the deck's top rank) may
+EMPTY_RULES = (EMPTY_NONE, EMPTY_ANY, EMPTY_KING)  # what a rules file's ``empty_pile`` may say
+SPACE_TAKES = {EMPTY_NONE: "nothing", EMPTY_ANY: "any card", EMPTY_KING: "a King"}  # what a space takes, in a word
+EMPTY_TEXT = {
+    EMPTY_NONE: "an empty pile stays empty",
+    EMPTY_ANY: "any card may fill an empty pile",
+    EMPTY_KING: "only a King may fill an empty pile",
+}  # ... in a sentence
 
 DEAL_BAKERS = "bakers-dozen"  # PySolFC's Baker's Dozen hook: Kings swapped down
 DEAL_GOOD_MEASURE = "good-measure"  # the Baker's Dozen hook, then two Aces out
@@ -163,19 +172,18 @@ class Rules:
     def building(self) -> str:
         """How the tableau builds, in words: "down by suit", "up or down by alternate colour"."""
         way = "up or down" if self.both_ways else "down"
-        return f"{way} by {'rank, any suit' if self.build == BUILD_RANK else self.build.replace('-', ' ')}"
+        return f"{way} by {BUILD_WORDS[self.build]}"
 
     def redeals_text(self) -> str:
-        if self.redeals == UNLIMITED:
-            return "unlimited redeals"
-        return {0: "no redeal", 1: "1 redeal"}.get(self.redeals, f"{self.redeals} redeals")
+        return {0: "no redeal", 1: "1 redeal"}.get(self.redeals, f"{redeals_count_text(self.redeals)} redeals")
 
     def empty_text(self) -> str:
-        return {
-            EMPTY_NONE: "an empty pile stays empty",
-            EMPTY_ANY: "any card may fill an empty pile",
-            EMPTY_KING: "only a King may fill an empty pile",
-        }[self.empty_pile]
+        """What an empty pile takes, in a sentence: "only a King may fill an empty pile"."""
+        return EMPTY_TEXT[self.empty_pile]
+
+    def space_text(self) -> str:
+        """What an empty pile takes, in a word or two: "a King", "any card or run"."""
+        return SPACE_TAKES[self.empty_pile] + (" or run" if self.runs_into_spaces else "")
 
     def shape_text(self) -> str:
         """The deal's shape: "13 piles of 4", "10 piles of 5, piles 1-2 get 6"."""

@@ -35,9 +35,7 @@ from .rules import (
     DEAL_BASES_LAST,
     DEAL_GOOD_MEASURE,
     DEAL_PLAIN,
-    EMPTY_ANY,
-    EMPTY_KING,
-    EMPTY_NONE,
+    EMPTY_RULES,
     GAMES,
     UNSUPPORTED_KEYS,
     Rules,
@@ -57,7 +55,7 @@ class RulesFileError(ValueError):
 
 _INTEGERS = {"piles": (1, MAX_PILES), "ranks": (2, 13), "founded": (0, 8), "cards_per_pile": (1, 104)}
 _CHOICES = {
-    "empty_pile": (EMPTY_NONE, EMPTY_ANY, EMPTY_KING),
+    "empty_pile": EMPTY_RULES,
     "deal_style": (DEAL_BAKERS, DEAL_GOOD_MEASURE, DEAL_PLAIN, DEAL_BASES_LAST),
 }
 _FOUNDING = (DEAL_GOOD_MEASURE, DEAL_BASES_LAST)  # the deals that found cards

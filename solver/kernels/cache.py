@@ -37,7 +37,7 @@ def cache_dir(package: Path, base: Path) -> Path:
     return base / f"numba-{digest.hexdigest()[:16]}"
 
 
-ENTRY_KERNELS = ("dfs.search", "capacity.capacity_search", "suitblind.chain_walk", "beam.beam_level")
+ENTRY_KERNELS = ("dfs.search", "capacity.capacity_search", "suitblind.walk_step", "beam.beam_level")
 
 
 def is_warm() -> bool:

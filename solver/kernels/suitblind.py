@@ -180,7 +180,8 @@ _KM = _KF + 4
 _KEY_ROWS = _KM + MAX_PILES + 1
 
 
-def chain_keys(seed: int = 20261202) -> np.ndarray:
+def walk_keys(seed: int = 20261202) -> np.ndarray:
+    """The walks' Zobrist keys, two words of each: the rows of the key array above."""
     rng = np.random.default_rng(seed)
     return rng.integers(0, 2**64, size=(2, _KEY_ROWS, 64), dtype=np.uint64, endpoint=False)
 
@@ -370,7 +371,7 @@ def _push(child, moved, walk, h, tests, depth, src, dst):
 
 
 @njit(cache=True)
-def chain_start(root, piles, nranks, zk, walk):
+def walk_start(root, piles, nranks, zk, walk):
     """Put the root on an empty walk; True when it is won already."""
     table, stack, trail, _, meta = walk
     meta[:] = 0
@@ -386,7 +387,7 @@ def chain_start(root, piles, nranks, zk, walk):
 
 
 @njit(cache=True)
-def chain_walk(walk, rules, zk, test, node_limit, work_limit, cap_limit):
+def walk_step(walk, rules, zk, test, node_limit, work_limit, cap_limit):
     """Expand at most ``node_limit`` positions, with capacity tests searching at most ``work_limit``
     abstract positions in all (the allowance saved may be large: this keeps the clock); returns a
     status (module text, "Deciding").
@@ -412,7 +413,7 @@ def chain_walk(walk, rules, zk, test, node_limit, work_limit, cap_limit):
 
 @njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
 def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
-    """``chain_walk``'s loop, with the scratch arrays it may not allocate itself."""
+    """``walk_step``'s loop, with the scratch arrays it may not allocate itself."""
     table, stack, trail, path, meta = walk
     nranks, empty_rule = rules.ranks, rules.empty
     origin, where, cmeta = test.origin, test.where, test.meta

@@ -14,7 +14,8 @@ One room per concern:
 """
 
 from ..game.premises import UnsupportedRulesError, check_supported
-from .result import LOST, UNKNOWN, WON, Budget, Progress, SolveResult
+from ..words import LOST, UNKNOWN, WON
+from .result import Budget, Progress, SolveResult
 from .schedule import Schedule
 from .solve import solve
 from .warm import warm_up

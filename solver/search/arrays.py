@@ -20,13 +20,13 @@ from ..kernels import codes
 from ..kernels.bundles import KernelRules
 from ..kernels.capacity import capacity_keys
 from ..kernels.position import zobrist_keys
-from ..kernels.suitblind import chain_keys
+from ..kernels.suitblind import walk_keys
 
 ZOBRIST = zobrist_keys(ordered=False)  # the depth-first search's and the beam's position keys
 ORDERED_ZOBRIST = zobrist_keys(ordered=True)  # ... where a redeal makes the order of the piles matter
 POSITIONAL_ZOBRIST = zobrist_keys(ordered=True, positional=True)  # ... with two decks (position.py, "Hash")
 CAPACITY_KEYS = capacity_keys()  # the capacity relaxation's abstract position keys
-WALK_KEYS = chain_keys()  # the suit-blind walks' position keys
+WALK_KEYS = walk_keys()  # the suit-blind walks' position keys
 
 _EMPTY_CODES = {EMPTY_NONE: codes.EMPTY_NONE, EMPTY_ANY: codes.EMPTY_ANY, EMPTY_KING: codes.EMPTY_KING}
 _BUILD_CODES = {BUILD_RANK: codes.BUILD_RANK, BUILD_SUIT: codes.BUILD_SUIT, BUILD_ALTERNATE: codes.BUILD_ALTERNATE}

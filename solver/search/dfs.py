@@ -26,6 +26,7 @@ from ..kernels.codes import (
     WON,
 )
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
+from ..words import REASON_MEMORY, REASON_STATES, REASON_TIME
 from .arrays import engine_move, foundation_move
 from .memory import doubled, doubling_overhead, table_zeros
 from .result import Budget
@@ -181,11 +182,11 @@ class DepthFirst:
         status = PAUSED
         while True:
             if deadline is not None and time.perf_counter() > deadline:
-                return status, "time"
+                return status, REASON_TIME
             if node_cap is not None and self.meta[M_NODES] >= node_cap:
-                return status, "states"
+                return status, REASON_STATES
             if not self.make_room(status):
-                return status, "memory"
+                return status, REASON_MEMORY
             self.root.grow_capacity_table(self.bytes() + self.root.bytes(), self.budget.memory)
             chunk = self.schedule.chunk_nodes
             if node_cap is not None:

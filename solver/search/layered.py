@@ -18,6 +18,7 @@ from ..kernels import codes
 from ..kernels import layers as kernel
 from ..kernels.bundles import MoveScratch, Position
 from ..kernels.codes import LOST, PAUSED, SCRATCH_SIZE, WON
+from ..words import REASON_MEMORY, REASON_STATES, REASON_TIME
 from .result import Budget
 from .root import Root
 
@@ -115,7 +116,7 @@ class Layered:
             if self.layer > kernel.MAX_LAYER:
                 raise ValueError("more layers than the parent words can name")
             if not self._open_layer(sum(len(p) for _, p in self.pending[self.layer])):
-                return PAUSED, "memory"
+                return PAUSED, REASON_MEMORY
             for rows, parents in self.pending.pop(self.layer):
                 kernel.admit_all(rows, parents, self.states, self.parents, self.index, self.lmeta)
             status, reason = self._search_layer(deadline, tick)
@@ -131,9 +132,9 @@ class Layered:
         position = Position(start.board, start.heights, start.found, start.keys)
         while True:
             if deadline is not None and time.perf_counter() > deadline:
-                return PAUSED, "time"
+                return PAUSED, REASON_TIME
             if self.budget.states is not None and self.positions() >= self.budget.states:
-                return PAUSED, "states"
+                return PAUSED, REASON_STATES
             status = kernel.expand(
                 self.layer, self.states, self.parents, self.index, self.waiting, self.waiting_parents,
                 self.waiting_layers, self.lmeta, position, root.kr, root.zob, self.work, root.capacity_test(),
@@ -147,7 +148,7 @@ class Layered:
             if status == kernel.LAYER_DONE:
                 return LOST, ""
             if status == kernel.LAYER_FULL and not self._grow():
-                return PAUSED, "memory"
+                return PAUSED, REASON_MEMORY
             root.grow_capacity_table(self.bytes(), self.budget.memory)
             if tick is not None:
                 tick(self)

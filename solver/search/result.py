@@ -5,16 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..game.engine import Move
+from ..words import BEAM, CAPACITY, DEPTH_FIRST, LAYERS, LOST, SUIT_BLIND, UNKNOWN, WALK, WON
 
-WON, LOST, UNKNOWN = "won", "lost", "unknown"
-
-# Which search decided a deal (SolveResult.found_by).
-DEPTH_FIRST = "depth-first"  # a win on the depth-first path, or every reachable position searched
-BEAM = "beam"  # a win found by a beam search (solver/kernels/beam.py)
-WALK = "walk"  # a win found by the walk of the real game (solver/kernels/suitblind.py)
-SUIT_BLIND = "suit-blind"  # a loss: a walk's relaxed game cannot be won (solver/kernels/suitblind.py)
-CAPACITY = "capacity"  # a loss: the root's capacity test (solver/kernels/capacity.py)
-LAYERS = "layers"  # a win found, or every reachable position searched, by the layered search (kernels/layers.py)
+# The verdicts and search codes live in solver/words.py; they are importable from here as before.
+__all__ = [
+    "BEAM", "CAPACITY", "DEPTH_FIRST", "LAYERS", "LOST", "SUIT_BLIND", "UNKNOWN", "WALK", "WON", "Budget", "Progress",
+    "SolveResult",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -30,10 +27,10 @@ class Budget:
 class SolveResult:
     verdict: str
     moves: list[Move] = field(default_factory=list)
-    found_by: str = ""  # which search decided (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS); "" if unknown
+    found_by: str = ""  # which search decided, one of solver.words.FOUND_BY; "" if unknown
     states: int = 0
     seconds: float = 0.0
-    reason: str = ""  # why an `unknown`: "time", "memory" or "states"
+    reason: str = ""  # why an `unknown`: one of solver.words.REASONS
     memory: int = 0  # the most bytes the tables and stacks held at once
     raw_length: int = 0  # moves in the search's own path, before shortening
     dead_ends: int = 0  # positions a relaxation proved lost
@@ -43,9 +40,9 @@ class SolveResult:
     restarts: int = 0  # runs cut short for another in a new move order (lost marks kept)
     evictions: int = 0  # times the table, full at its largest, forgot half its lost marks
     beams: int = 0  # beam searches run between depth-first runs
-    chain_positions: int = 0  # positions of the suit-blind games expanded (solver/kernels/suitblind.py)
-    chain_named: int = 0  # ... lowest ranks named in the last of them (all: the real game)
-    chain_named_high: int = 0  # ... and highest ranks
+    walk_positions: int = 0  # positions of the suit-blind games' walks expanded (solver/kernels/suitblind.py)
+    walk_named_low: int = 0  # ... lowest ranks named in the last of them (all: the real game)
+    walk_named_high: int = 0  # ... and highest ranks
     root_test_positions: int = 0  # abstract positions the root's capacity test searched
 
     def hold(self, memory: int) -> None:
@@ -62,10 +59,10 @@ class SolveResult:
         if self.found_by in (DEPTH_FIRST, LAYERS) and self.states == 0:
             return "proved lost at the deal itself, before any search: even looser rules cannot clear the table"
         kept = ""
-        if self.chain_named_high:
-            kept = f" (those of the {self.chain_named_high} highest ranks still count)"
-        elif self.chain_named:
-            kept = f" (those of the {self.chain_named} lowest ranks still count)"
+        if self.walk_named_high:
+            kept = f" (those of the {self.walk_named_high} highest ranks still count)"
+        elif self.walk_named_low:
+            kept = f" (those of the {self.walk_named_low} lowest ranks still count)"
         return {
             DEPTH_FIRST: "every position that can be reached was searched, and none is won",
             LAYERS: "every position that can be reached was searched, layer by layer, and none is won",
@@ -74,7 +71,8 @@ class SolveResult:
         }.get(self.found_by, "")
 
     def record(self) -> dict:
-        """The fields of a batch record or a ``--json`` answer that say what the solve found."""
+        """The fields of a batch record or a ``--json`` answer that say what the solve found.  The walks'
+        keys keep the walk's first name, "chain": records on disk and scripts read them so."""
         return {
             "verdict": self.verdict,
             "reason": self.reason,
@@ -86,9 +84,9 @@ class SolveResult:
             "memory_mib": round(self.memory / 2**20, 1),
             "beams": self.beams,
             "evictions": self.evictions,
-            "chain_positions": self.chain_positions,
-            "chain_named": self.chain_named,
-            "chain_named_high": self.chain_named_high,
+            "chain_positions": self.walk_positions,
+            "chain_named": self.walk_named_low,
+            "chain_named_high": self.walk_named_high,
             "root_test_positions": self.root_test_positions,
         }
 

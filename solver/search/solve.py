@@ -26,23 +26,23 @@ from ..kernels.cache import is_warm
 from ..kernels.codes import LOST as K_LOST
 from ..kernels.codes import WON as K_WON
 from ..kernels.position import seed_random
-from .beam import beam_bytes, beam_search
-from .dfs import DepthFirst
-from .layered import Layered, can_search
-from .result import (
+from ..words import (
     BEAM,
     CAPACITY,
     DEPTH_FIRST,
     LAYERS,
     LOST,
+    REASON_MEMORY,
+    REASON_TIME,
     SUIT_BLIND,
     UNKNOWN,
     WALK,
     WON,
-    Budget,
-    Progress,
-    SolveResult,
-)  # fmt: skip
+)
+from .beam import beam_bytes, beam_search
+from .dfs import DepthFirst
+from .layered import Layered, can_search
+from .result import Budget, Progress, SolveResult
 from .root import Root
 from .roottest import RootTest
 from .schedule import Schedule
@@ -97,8 +97,8 @@ class _Beside:
         if root_test.lost():
             result.found_by = CAPACITY
             return K_LOST, []
-        result.chain_positions = walks.positions()
-        result.chain_named, result.chain_named_high = walks.named()
+        result.walk_positions = walks.positions()
+        result.walk_named_low, result.walk_named_high = walks.named()
         if walks.lost():
             result.found_by = SUIT_BLIND
             return K_LOST, []
@@ -308,7 +308,7 @@ def solve(
                 result.found_by = DEPTH_FIRST
                 break
             final_states = budget.states is not None and result.states >= budget.states
-            if reason in ("time", "memory") or final_states or one_run:
+            if reason in (REASON_TIME, REASON_MEMORY) or final_states or one_run:
                 break
             if beams_apply(rules) and result.states >= schedule.beam_due(result.beams):
                 path = _run_beam(root, result, budget, deadline, held(), run.table)
@@ -326,7 +326,7 @@ def solve(
                 tick(run, counted=True)
             result.restarts += 1
     except (MemoryError, OSError):  # the system refused memory the budget allowed: no verdict, as at the budget
-        status, reason = None, "memory"
+        status, reason = None, REASON_MEMORY
     if status == K_LOST:
         result.verdict = LOST
     elif status == K_WON:

@@ -46,7 +46,7 @@ class Walks:
         self.trail = np.zeros((1 << 12, 3), dtype=np.int32)
         self.path = np.zeros((1 << 12, 2), dtype=np.int32)
         self.meta = np.zeros(kernel.HMETA_SIZE, dtype=np.int64)
-        won = kernel.chain_start(start, rules.piles, rules.ranks, WALK_KEYS, self.arrays())
+        won = kernel.walk_start(start, rules.piles, rules.ranks, WALK_KEYS, self.arrays())
         self.status = WON if won else PAUSED
         self.gave_up = self.bytes() > self.memory
 
@@ -103,7 +103,7 @@ class Walks:
         if self.status in (TABLE_FULL, STACK_FULL) and not self._grow():
             self.gave_up = True  # the deal is left to the other searches
             return
-        self.status = kernel.chain_walk(
+        self.status = kernel.walk_step(
             self.arrays(), self.root.kr, WALK_KEYS, self.root.capacity_test(), self.schedule.walk_chunk,
             self.schedule.walk_chunk_work, self.schedule.walk_capacity_nodes,
         )  # fmt: skip

@@ -15,7 +15,7 @@ import pytest
 from corpus import deals
 from harness import check_agreement, kernel_dead, kernel_state, kernel_walk
 from naive import WALK_SIZES as SIZES
-from naive import PlainChains, WalkReference, walk_positions
+from naive import PlainSuitBlind, WalkReference, walk_positions
 
 from solver.game.deals import deal
 from solver.game.engine import apply_move, is_solution, reference_search
@@ -30,6 +30,7 @@ from solver.search.root import Root
 from solver.search.walks import Walks
 
 CLASSIC = [g for g in GAMES if classic(GAMES[g])]  # the capacity test, walks and beams apply
+# The random draws' seeds ("chains-...") keep the walks' first name, so that they draw the same cases.
 
 
 def _random_state(rng: random.Random, piles: int, low: int, high: int) -> np.ndarray:
@@ -92,7 +93,7 @@ def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
     for i in range(40):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         for origin, board in walk_positions(rules, rng, 1, steps=12):
-            model = PlainChains(origin, rules)
+            model = PlainSuitBlind(origin, rules)
             piles, found = model.abstract(board)
             won, reached = model.reachable(piles, found, canonical=True)
             expected = codes.WON if won else codes.LOST
@@ -101,7 +102,7 @@ def test_kernel_decides_the_suit_blind_game_as_the_plain_model(game):
                 assert kernel_walk(state, origin, rules, capacity, met) == expected, (game, capacity, board.to_text())
             if not won:
                 assert met[0] == reached, (game, board.to_text())
-                unrestricted = PlainChains(origin, rules, restricted=False)
+                unrestricted = PlainSuitBlind(origin, rules, restricted=False)
                 restricted_fewer += unrestricted.reachable(piles, found, canonical=True)[1] > reached
             verdicts[expected] += 1
     assert verdicts[codes.WON] >= 40 and verdicts[codes.LOST] >= 40 and restricted_fewer >= 20, verdicts
@@ -117,7 +118,7 @@ def test_with_every_rank_named_the_walk_decides_the_real_game(game):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         reference = WalkReference(rules)
         for origin, board in walk_positions(rules, rng, 1, steps=8):
-            abstract = PlainChains(origin, rules).abstract(board)
+            abstract = PlainSuitBlind(origin, rules).abstract(board)
             expected = codes.LOST if reference.lost(origin, board) else codes.WON
             assert kernel_walk(kernel_state(*abstract, rules.ranks, board, rules.ranks), origin, rules) == expected, (
                 game, board.to_text(), origin.to_text()
@@ -136,7 +137,7 @@ def test_positions_a_game_with_named_ranks_loses_are_lost(game, low, high):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         reference = WalkReference(rules)
         for origin, board in walk_positions(rules, rng, 1):
-            abstract = PlainChains(origin, rules).abstract(board)
+            abstract = PlainSuitBlind(origin, rules).abstract(board)
             if kernel_walk(kernel_state(*abstract, rules.ranks, board, low, high), origin, rules) != codes.LOST:
                 continue
             assert reference.lost(origin, board), (game, board.to_text(), origin.to_text())
@@ -154,7 +155,7 @@ def test_naming_the_highest_ranks_loses_positions_the_suit_blind_game_wins():
     reference, rng = WalkReference(rules), random.Random("beyond-good-measure")
     blind_won_real_lost, lost_by_names = 0, {2: 0, 3: 0}
     for origin, board in walk_positions(rules, rng, 1000, steps=3):
-        abstract = PlainChains(origin, rules).abstract(board)
+        abstract = PlainSuitBlind(origin, rules).abstract(board)
         if kernel_walk(kernel_state(*abstract, rules.ranks), origin, rules) != codes.WON:
             continue
         lost = reference.lost(origin, board)
@@ -177,13 +178,13 @@ def test_positions_the_suit_blind_game_loses_are_lost(game):
         rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
         reference = WalkReference(rules)
         for origin, board in walk_positions(rules, rng, 1):
-            state = kernel_state(*PlainChains(origin, rules).abstract(board), rules.ranks)
+            state = kernel_state(*PlainSuitBlind(origin, rules).abstract(board), rules.ranks)
             if kernel_walk(state, origin, rules) != codes.LOST:
                 continue
             assert reference.lost(origin, board), (game, board.to_text(), origin.to_text())
             lost += 1
             beyond_capacity += not kernel_dead(board, origin, rules)
-            unrestricted = PlainChains(origin, rules, restricted=False)
+            unrestricted = PlainSuitBlind(origin, rules, restricted=False)
             by_restrictions += unrestricted.winnable(*unrestricted.abstract(board))
     print(game, lost, beyond_capacity, by_restrictions)
     assert lost >= 50 and beyond_capacity >= 5, (lost, beyond_capacity, by_restrictions)
@@ -199,7 +200,7 @@ def test_a_real_line_maps_to_positions_the_plain_model_can_win():
         d = won[i % len(won)][i // len(won)]
         origin, rules = d.board, d.rules
         line = reference_search(origin, rules)
-        model, board = PlainChains(origin, rules), origin
+        model, board = PlainSuitBlind(origin, rules), origin
         for move in line:
             piles, found = model.abstract(board)
             assert model.winnable(piles, found), board.to_text()
@@ -286,7 +287,7 @@ def test_a_walk_short_of_memory_gives_up_and_the_deal_stays_unknown():
     schedule = Schedule(walks_after=0, walks_memory=1e-3)  # 2 MiB of 2 GiB: room for 45,000 positions
     rules = GAMES["good-measure"]
     result = solve(deal(rules, 82), rules, Budget(seconds=3), schedule=schedule)
-    assert result.verdict == "unknown" and result.found_by != "suit-blind" and result.chain_positions > 0
+    assert result.verdict == "unknown" and result.found_by != "suit-blind" and result.walk_positions > 0
 
 
 def test_a_batch_record_says_which_search_proved_a_loss():
