@@ -6,6 +6,7 @@ that a move of them to other modules is followed here alone."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from naive import rank
 from numba import njit
 
@@ -94,6 +95,13 @@ class KernelPosition:
         """What the position is (cells above a pile's top hold leftovers, which mean nothing)."""
         piles = [self.board[p, : self.heights[p]].copy() for p in range(self.rules.piles)]
         return (*piles, self.heights.copy(), self.found.copy(), self.keys.copy(), self.meta.copy())
+
+
+def fast_sample(values, fast) -> list:
+    """``values`` to parametrize a test with (a tuple: one value per name), each not in ``fast`` marked slow:
+    the fast tier (``pytest -m "not slow"``, README) runs the sample ``fast``, the full suite all of them."""
+    slow = pytest.mark.slow
+    return [v if v in fast else pytest.param(*v if isinstance(v, tuple) else (v,), marks=slow) for v in values]
 
 
 def check_agreement(deals, schedule: Schedule | None = None, one_run: bool = False, layered: bool = False) -> dict:
