@@ -1,8 +1,12 @@
-"""Calls into the kernels with fresh arrays, and the checks the agreement tests share."""
+"""Calls into the kernels with fresh arrays, and the checks the agreement tests share.
+
+The kernels of one position (solver/kernels/position.py, safe_moves.py, moves.py, dead.py) are reached
+through ``KernelPosition`` only, so that a move of them to other modules is followed here alone."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from naive import rank
 from numba import njit
 
@@ -11,12 +15,96 @@ from solver.game.engine import is_solution
 from solver.game.rules import Rules
 from solver.kernels import capacity as C
 from solver.kernels import codes
+from solver.kernels import dead as D
+from solver.kernels import moves as MV
 from solver.kernels import position as P
+from solver.kernels import safe_moves as SM
 from solver.kernels import suitblind as H
 from solver.kernels.bundles import CapacityTest, Walk
 from solver.kernels.table import INFO_BITS, KEY_HIGH, LOST_MARK, table_find
 from solver.search import LOST, WON, Budget, Schedule, memory, solve
-from solver.search.arrays import CAPACITY_KEYS, WALK_KEYS, kernel_rules, position_keys, state_arrays
+from solver.search.arrays import (
+    CAPACITY_KEYS,
+    WALK_KEYS,
+    down_mask,
+    kernel_card,
+    kernel_rules,
+    position_keys,
+    state_arrays,
+)
+
+
+class KernelPosition:
+    """A position in the kernels' arrays, with what generating, playing and taking back moves needs, and
+    the safe moves and dead test (solver/kernels/safe_moves.py, dead.py)."""
+
+    def __init__(self, board: Board, rules):
+        self.rules, self.kr, self.zob = rules, kernel_rules(rules), position_keys(rules)
+        self.board, self.heights, self.found = state_arrays(board, rules)
+        self.meta = np.zeros(codes.META_SIZE, dtype=np.int64)
+        self.meta[codes.M_IN_PLAY] = board.cards_in_play()
+        self.meta[codes.M_REDEALS] = board.redeals
+        self.meta[codes.M_DOWN] = down_mask(board, rules)
+        self.keys = P.position_hash(self.board, self.heights, self.zob, board.redeals, self.meta[codes.M_DOWN])
+        self.scratch = np.zeros(codes.SCRATCH_SIZE, dtype=np.int32)
+        self.saved = np.zeros(self.board.shape[0], dtype=np.int16)
+
+    def moves(self) -> list[tuple[int, int]]:
+        src = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
+        dst = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
+        n = MV.generate_moves(
+            self.board, self.heights, self.found, self.kr, src, dst, 0, self.scratch, 0, self.meta,
+            self.board.copy(), self.heights.copy(),
+        )  # fmt: skip
+        return [(int(src[i]), int(dst[i])) for i in range(n)]
+
+    def play(self, src: int, dst: int) -> int:
+        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta, src, dst)
+        return P.play(*args, self.saved, self.scratch)
+
+    def take_back(self, src: int, dst: int, card: int) -> None:
+        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta, src, dst, card)
+        P.take_back(*args, self.saved, self.scratch)
+
+    def play_safe_moves(self) -> int:
+        """Play the safe foundation moves where they hold (rules and position); returns how many."""
+        if not SM.safe_moves_hold(self.kr, self.meta):
+            return 0
+        auto_src = np.zeros(codes.MAX_CARDS, dtype=np.int16)
+        auto_card = np.zeros(codes.MAX_CARDS, dtype=np.int16)
+        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta)
+        return SM.play_safe_moves(*args, auto_src, auto_card, self.kr.safe)
+
+    def relaxed_dead(self) -> bool:
+        return bool(D.relaxed_dead(self.board, self.heights, self.found, self.kr, self.scratch))
+
+    def dead_here(self) -> bool:
+        """The dead test where the search applies it (rules and position)."""
+        return bool(D.dead_here(self.board, self.heights, self.found, self.kr, self.scratch, self.meta))
+
+    def engine_board(self) -> Board:
+        """The position as the engine writes it (kernel cards turned back where foundations build down)."""
+        rules = self.rules
+        back = {kernel_card(c, rules): c for c in range(rules.cards)}
+        piles = tuple(tuple(back[int(c)] for c in self.board[p, : self.heights[p]]) for p in range(rules.piles))
+        tops = []
+        for count in self.found:
+            ranks = [r for r in range(1, rules.ranks + 1) if len(rules.founded_ranks(r)) == count]
+            tops.append(ranks[0] if count else 0)
+        down = frozenset(back[c] for c in range(rules.cards) if (int(self.meta[codes.M_DOWN]) >> c) & 1)
+        return Board(piles, tuple(tops), redeals=int(self.meta[codes.M_REDEALS]), down=down)
+
+    def snapshot(self):
+        """What the position is (cells above a pile's top hold leftovers, which mean nothing)."""
+        piles = [self.board[p, : self.heights[p]].copy() for p in range(self.rules.piles)]
+        return (*piles, self.heights.copy(), self.found.copy(), self.keys.copy(), self.meta.copy())
+
+
+def fast_sample(values, fast) -> list:
+    """``values`` to parametrize a test with (a tuple: one value per name), each not in ``fast`` marked slow:
+    the fast tier (``pytest -m "not slow"``, README) runs the sample ``fast``, the full suite all of them."""
+    slow = pytest.mark.slow
+    return [v if v in fast else pytest.param(*v if isinstance(v, tuple) else (v,), marks=slow) for v in values]
 
 
 def check_agreement(deals, schedule: Schedule | None = None, one_run: bool = False, layered: bool = False) -> dict:

@@ -5,7 +5,12 @@
   small deal's whole position graph;
 - the capacity relaxation's abstract game (``PlainModel``, solver/kernels/capacity.py);
 - the suit-blind relaxation's abstract game (``PlainSuitBlind``, solver/kernels/suitblind.py);
-- what a beam level keeps (``choose_plainly``, solver/kernels/beam.py).
+- what a beam level keeps (``choose_plainly``, solver/kernels/beam.py);
+- three pruning rules of the depth-first search (the module texts of solver/kernels/safe_moves.py,
+  moves.py and dead.py): the safe foundation moves (``safe_moves_plainly``), the moves the search
+  generates once no redeal is left, the lone-card rule among them (``kernel_moves_plainly``), and the
+  relaxed game of the dead test (``relaxed_dead_plainly``), each written from the rule's statement on
+  engine boards.
 
 None of them shares code with the kernels.
 """
@@ -13,14 +18,15 @@ None of them shares code with the kernels.
 from __future__ import annotations
 
 import random
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 
 from solver.game.board import Board
+from solver.game.cards import is_red, make_card, suit_of
 from solver.game.cards import rank_of as rank
 from solver.game.deals import random_deal
-from solver.game.engine import apply_move, legal_moves, reference_search
-from solver.game.rules import EMPTY_ANY, EMPTY_KING, Rules
+from solver.game.engine import Move, apply_move, legal_moves, reference_search
+from solver.game.rules import BUILD_ALTERNATE, BUILD_SUIT, EMPTY_ANY, EMPTY_KING, EMPTY_NONE, Rules
 
 BEAM_RANKED = 8  # solver/kernels/beam.py: a level picks among its RANKED * width best candidates
 BEAM_PER_ABSTRACT = 4  # ... and keeps at most this many positions of one abstract position
@@ -303,3 +309,164 @@ def winnable_by_key(board: Board, rules: Rules, key: Callable[[Board], object], 
         k = key(p)
         fate[k] = fate.get(k, False) or g  # equal keys: piles in another order, same fate
     return fate
+
+
+# The pruning rules of solver/kernels/safe_moves.py, moves.py and dead.py, each written from its statement
+# in the module text, on engine boards and cards (where foundations build down, as the engine has them: no
+# ranks turned over).
+
+
+def cards_up(board: Board, rules: Rules) -> Counter:
+    """How many copies of each card are on the foundations."""
+    up: Counter = Counter()
+    for index, top in enumerate(board.foundations):
+        for r in rules.founded_ranks(top):
+            up[make_card(r, index % 4)] += 1
+    return up
+
+
+def goes_up(board: Board, card: int, rules: Rules) -> bool:
+    """Whether a foundation of the card's suit takes it."""
+    tops = board.foundations[suit_of(card) :: 4]
+    return any(rules.next_on_foundation(top) == rank(card) for top in tops)
+
+
+SAFE_LOW, SAFE_SUIT, SAFE_ALTERNATE, SAFE_NO_HOSTS = "low", "suit", "alternate", "no hosts"
+
+
+def safe_rule_plainly(rules: Rules) -> str | None:
+    """Which rule of "Safe foundation moves" has its premises met by ``rules`` (None: no rule)."""
+    if rules.worrying_back:
+        return None  # "no worrying back (with it, the search plays no safe moves)"
+    if rules.build == BUILD_SUIT and (not rules.both_ways or not rules.sequence_moves):
+        return SAFE_SUIT  # "building by suit, down, or up or down one card at a time"
+    if rules.build == BUILD_ALTERNATE and not rules.both_ways:
+        return SAFE_ALTERNATE  # "building down by alternate colour ... single cards or runs"
+    if rules.sequence_moves:
+        return None  # the two rules left need single-card moves
+    return SAFE_NO_HOSTS if rules.both_ways else SAFE_LOW
+
+
+def is_safe_plainly(board: Board, card: int, rules: Rules, last_cards: bool = True) -> bool:
+    """Whether ``card``, which a foundation takes, may go up at once: the rule's statement.  ``last_cards``
+    False: as the kernel has SAFE_NO_HOSTS (the module text's "the other colour's foundations at r+1 or
+    more", ranks counted from the foundation's base), which never lets the last card of a foundation go up,
+    though all it could host (the other colour's one rank before it) may be up."""
+    rule, r, suit = safe_rule_plainly(rules), rank(card), suit_of(card)
+    up = cards_up(board, rules)
+    if rule == SAFE_NO_HOSTS:  # every card it could host is up (every copy: one deck here)
+        last = rules.next_on_foundation(r) == 0
+        hosted = [x for x in range(4 * rules.ranks) if rules.can_host(card, x)]
+        return (last_cards or not last) and all(up[x] == rules.decks for x in hosted)
+    assert not rules.foundations_down  # the three rules below speak of foundations built up
+    if r > 1 and up[make_card(r - 1, suit)] < rules.decks:  # two decks: both copies of rank r-1 are up
+        return False
+    tops = {s: min(board.foundations[s::4]) for s in range(4)}  # a suit's lowest foundation
+    if rule == SAFE_SUIT:
+        return True
+    if rule == SAFE_LOW:  # every foundation (all eight with two decks) at r-2 or more
+        return all(top >= r - 2 for top in board.foundations)
+    other_colour = [s for s in range(4) if is_red(s) != is_red(suit)]  # (card s is the Ace of suit s)
+    same_colour = [s for s in range(4) if s != suit and is_red(s) == is_red(suit)]
+    return all(tops[s] >= r - 2 for s in other_colour) and all(tops[s] >= r - 3 for s in same_colour)
+
+
+def safe_moves_plainly(board: Board, rules: Rules, last_cards: bool = True) -> tuple[Board, list[int]]:
+    """The position once every safe foundation move has been played, to a fixed point, and the cards that
+    went up (in the order played here: the fixed point does not depend on it, as a move played only raises
+    foundations).  None while a redeal is left.  ``last_cards``: as in ``is_safe_plainly``."""
+    played: list[int] = []
+    if safe_rule_plainly(rules) is None or board.redeals != 0:
+        return board, played
+    while True:
+        for p, pile in enumerate(board.piles):
+            if pile and goes_up(board, pile[-1], rules) and is_safe_plainly(board, pile[-1], rules, last_cards):
+                played.append(pile[-1])
+                board = apply_move(board, Move(p, None), rules)
+                break
+        else:
+            return board, played
+
+
+def spaces_useless(board: Board, rules: Rules) -> bool:
+    """The premise of "Lone cards stay put": no worrying back, no runs, no redeal left, and an empty pile
+    takes nothing, or only a King while every King in the tableau is the bottom card of its pile."""
+    if rules.worrying_back or rules.sequence_moves or board.redeals != 0:
+        return False
+    kings_at_bottom = all(rank(c) != rules.ranks for pile in board.piles for c in pile[1:])
+    return rules.empty_pile == EMPTY_NONE or (rules.empty_pile == EMPTY_KING and kings_at_bottom)
+
+
+def lone_moves(board: Board, rules: Rules) -> set[Move]:
+    """The legal moves the lone-card rule drops: a card alone in its pile onto another pile's card."""
+    if not spaces_useless(board, rules):
+        return set()
+    return {
+        m
+        for m in legal_moves(board, rules)
+        if m.source >= 0 and len(board.piles[m.source]) == 1 and m.target is not None and board.piles[m.target]
+    }
+
+
+def kernel_moves_plainly(board: Board, rules: Rules) -> set[Move]:
+    """The moves ``generate_moves`` writes, as its docstring and the module text say: every legal move while
+    a redeal is left; once none is, all but (1) a move into an empty pile other than the first, or one that
+    empties the pile it comes from (the same position up to pile order), (2) with two decks, a move from or
+    onto a pile that an earlier pile equals card for card (its "twin"), (3) the lone-card rule's."""
+    legal = set(legal_moves(board, rules))
+    if board.redeals != 0:
+        return legal
+    piles = board.piles
+    first_empty = next((p for p, pile in enumerate(piles) if not pile), None)
+
+    def twin(p) -> bool:
+        return rules.decks > 1 and p is not None and p >= 0 and bool(piles[p]) and piles[p] in piles[:p]
+
+    def pile_order_only(m: Move) -> bool:
+        if m.target is None or piles[m.target]:
+            return False
+        return m.target != first_empty or (m.source >= 0 and len(piles[m.source]) == m.count)
+
+    kept = {m for m in legal if not pile_order_only(m) and not twin(m.source) and not twin(m.target)}
+    return kept - lone_moves(board, rules)
+
+
+def relaxed_dead_plainly(board: Board, rules: Rules) -> bool:
+    """Whether the relaxed game of "Dead positions" cannot clear every pile, decided by its fixed point.
+
+    A card leaves its pile (from the top of what the relaxed game has left of it) when a card that may host
+    it is the top card of another pile or has left its pile (with worrying back: or is up), or when every
+    lower card of its suit is up or has left its pile (two decks: a copy of each rank below it), or when
+    some pile is empty and an empty pile may take it.  Where runs move, a card may also leave with the cards
+    above it when they form a run on it.  Letting a card leave never stops another from leaving, so the
+    order in which they leave does not matter."""
+    up = cards_up(board, rules)
+    gone: Counter = Counter()  # copies of each card that have left their pile
+    kept = [len(pile) for pile in board.piles]  # how much of each pile the relaxed game has left
+
+    def top(q):
+        return board.piles[q][kept[q] - 1] if kept[q] else None
+
+    def may_leave(card, p) -> bool:
+        hosts = [x for x in range(4 * rules.ranks) if rules.can_host(x, card)]
+        if any(gone[x] or (rules.worrying_back and up[x]) for x in hosts):
+            return True
+        if any(top(q) in hosts for q in range(len(kept)) if q != p):
+            return True
+        lower = [make_card(r, suit_of(card)) for r in rules.founded_ranks(rank(card)) if r != rank(card)]
+        if all(up[x] or gone[x] for x in lower):
+            return True
+        return 0 in kept and rules.space_takes(rank(card))
+
+    changed = True
+    while changed:
+        changed = False
+        for p, pile in enumerate(board.piles):
+            for i in range(kept[p] - 1, -1, -1):  # i: the lowest card to leave, with every card above it
+                if i < kept[p] - 1 and not (rules.sequence_moves and rules.can_host(pile[i], pile[i + 1])):
+                    break
+                if may_leave(pile[i], p):
+                    gone.update(pile[i : kept[p]])
+                    kept[p], changed = i, True
+                    break
+    return sum(kept) > 0

@@ -129,6 +129,7 @@ def test_parallel_jobs_give_the_same_records(tmp_path):
     assert without_time(one) == without_time(two)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     local = run_batch(BD, range(1, 7), BUDGET, tmp_path / "local.jsonl").records()
@@ -137,7 +138,10 @@ def test_dask_local_cluster(tmp_path):
     assert without_time(remote) == without_time(local)
 
 
-@pytest.mark.parametrize("address, message", [("notaurl", "missing port"), ("tcp://127.0.0.1:9", "Timed out")])
+@pytest.mark.parametrize(
+    "address, message",
+    [("notaurl", "missing port"), pytest.param("tcp://127.0.0.1:9", "Timed out", marks=pytest.mark.slow)],  # waits 5 s
+)
 def test_a_scheduler_that_cannot_be_reached_is_one_clear_line(address, message, tmp_path):
     pytest.importorskip("distributed")
     args = ["winrate", "-g", "bakers-dozen", "-d", "1-2", "--no-progress", "-o", str(tmp_path / "bd.jsonl")]
@@ -145,6 +149,7 @@ def test_a_scheduler_that_cannot_be_reached_is_one_clear_line(address, message, 
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output, result.output
 
 
+@pytest.mark.slow
 def test_a_scheduler_lost_mid_run_is_one_clear_line_and_a_rerun_resumes(tmp_path, capfd):
     """A Dask scheduler killed mid-run (``kill -9``): the batch ends with one line and no traceback (the
     client logs every failed reconnection with one), keeps what was decided, and a rerun resumes."""

@@ -10,7 +10,7 @@ import random
 
 import numpy as np
 import pytest
-from harness import kernel_dead, kernel_verdict, kernel_verdict_of
+from harness import fast_sample, kernel_dead, kernel_verdict, kernel_verdict_of
 from naive import WALK_SIZES as SIZES
 from naive import PlainModel, WalkReference, walk_positions
 
@@ -25,7 +25,7 @@ from solver.search.arrays import kernel_rules, state_arrays
 CLASSIC = [g for g in GAMES if classic(GAMES[g])]  # the capacity test, walks and beams apply
 
 
-@pytest.mark.parametrize("game", CLASSIC)
+@pytest.mark.parametrize("game", fast_sample(CLASSIC, ["spanish-patience-ii"]))
 def test_kernel_decides_the_abstract_game_as_the_plain_model(game):
     """Same verdict on every abstract position met, lost ones included; every real position fits."""
     rng = random.Random(f"capacity-model-{game}")
@@ -71,7 +71,7 @@ def test_kernel_decides_every_abstract_position_of_a_deal_as_the_plain_model(gam
     assert checked[K.WON] >= 300 and checked[K.LOST] >= 150 and with_safe_move >= 300, (checked, with_safe_move)
 
 
-@pytest.mark.parametrize("game", CLASSIC)
+@pytest.mark.parametrize("game", fast_sample(CLASSIC, ["bakers-dozen"]))
 def test_dead_positions_are_lost(game):
     """Wherever the capacity test says dead, the reference search finds no win; it fires, also where
     the relaxation of solver/kernels/dead.py does not."""
@@ -91,7 +91,7 @@ def test_dead_positions_are_lost(game):
     assert dead >= 50 and beyond_relaxation >= 10, (dead, beyond_relaxation)
 
 
-@pytest.mark.parametrize("game", CLASSIC)
+@pytest.mark.parametrize("game", fast_sample(CLASSIC, ["spanish-patience-ii"]))
 def test_a_leaving_card_holding_nothing_proves_more(game):
     """The rule that a card leaving its prefix holds nothing as it moves: positions the abstract game
     without it could win and with it cannot are found, and the reference search finds each lost."""

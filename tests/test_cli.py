@@ -109,6 +109,7 @@ def test_a_long_bad_token_is_shown_once_and_cut_short():
     assert out.exit_code == 2 and out.output.count("'ZZ") == 1 and len(out.output) < 200, out.output
 
 
+@pytest.mark.slow
 def test_freecell_solver_dumps_and_a_byte_order_mark_are_read():
     board = deal(GAMES["good-measure"], 3)
     founds, *piles = board.to_text().replace("Foundations:", "Founds:").splitlines()

@@ -87,6 +87,7 @@ def test_a_layered_search_page_says_it_decided():
     assert ["decided by", "the layered search"] in data["stats"]
 
 
+@pytest.mark.slow
 def test_the_cli_writes_the_pages_and_refuses_a_path_it_cannot_write(tmp_path):
     runner = CliRunner()
     out = tmp_path / "deal-2.html"
@@ -118,6 +119,7 @@ def headless(binary: str, *args: str) -> str:
     return subprocess.run(run, capture_output=True, text=True, timeout=120, check=True).stdout
 
 
+@pytest.mark.slow
 def test_a_browser_steps_the_replay_to_the_end_with_every_card_up(tmp_path):
     binary = browser()
     if binary is None:

@@ -14,67 +14,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from corpus import SPENT, boards
+from harness import KernelPosition
 
 from solver.game.board import Board
 from solver.game.cards import rank_of
 from solver.game.engine import Move, apply_move, legal_moves
 from solver.game.rules import GAMES, UNLIMITED
-from solver.kernels import codes
-from solver.kernels import dfs as D
 from solver.kernels import position as P
-from solver.kernels.moves import generate_moves
-from solver.search.arrays import down_mask, engine_move, kernel_card, kernel_rules, position_keys, state_arrays
+from solver.search.arrays import down_mask, engine_move, kernel_card, position_keys, state_arrays
 
 FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].redeals) or GAMES[g].decks > 1]
-
-
-class KernelPosition:
-    """A position in the kernel's arrays, with what playing and taking back a move needs."""
-
-    def __init__(self, board: Board, rules):
-        self.rules, self.kr, self.zob = rules, kernel_rules(rules), position_keys(rules)
-        self.board, self.heights, self.found = state_arrays(board, rules)
-        self.meta = np.zeros(codes.META_SIZE, dtype=np.int64)
-        self.meta[codes.M_IN_PLAY] = board.cards_in_play()
-        self.meta[codes.M_REDEALS] = board.redeals
-        self.meta[codes.M_DOWN] = down_mask(board, rules)
-        self.keys = P.position_hash(self.board, self.heights, self.zob, board.redeals, self.meta[codes.M_DOWN])
-        self.scratch = np.zeros(codes.SCRATCH_SIZE, dtype=np.int32)
-        self.saved = np.zeros(self.board.shape[0], dtype=np.int16)
-
-    def moves(self) -> list[tuple[int, int]]:
-        src = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
-        dst = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
-        n = generate_moves(
-            self.board, self.heights, self.found, self.kr, src, dst, 0, self.scratch, 0, self.meta,
-            self.board.copy(), self.heights.copy(),
-        )  # fmt: skip
-        return [(int(src[i]), int(dst[i])) for i in range(n)]
-
-    def play(self, src: int, dst: int) -> int:
-        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta, src, dst)
-        return D.play(*args, self.saved, self.scratch)
-
-    def take_back(self, src: int, dst: int, card: int) -> None:
-        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta, src, dst, card)
-        D.take_back(*args, self.saved, self.scratch)
-
-    def engine_board(self) -> Board:
-        """The position as the engine writes it (kernel cards turned back where foundations build down)."""
-        rules = self.rules
-        back = {kernel_card(c, rules): c for c in range(rules.cards)}
-        piles = tuple(tuple(back[int(c)] for c in self.board[p, : self.heights[p]]) for p in range(rules.piles))
-        tops = []
-        for count in self.found:
-            ranks = [r for r in range(1, rules.ranks + 1) if len(rules.founded_ranks(r)) == count]
-            tops.append(ranks[0] if count else 0)
-        down = frozenset(back[c] for c in range(rules.cards) if (int(self.meta[codes.M_DOWN]) >> c) & 1)
-        return Board(piles, tuple(tops), redeals=int(self.meta[codes.M_REDEALS]), down=down)
-
-    def snapshot(self):
-        """What the position is (cells above a pile's top hold leftovers, which mean nothing)."""
-        piles = [self.board[p, : self.heights[p]].copy() for p in range(self.rules.piles)]
-        return (*piles, self.heights.copy(), self.found.copy(), self.keys.copy(), self.meta.copy())
 
 
 def _has_twin_before(board: Board, p: int | None) -> bool:

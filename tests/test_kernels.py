@@ -1,6 +1,7 @@
 """Unit checks of the kernel's pruning on positions whose fate is known by hand."""
 
 import numpy as np
+import pytest
 
 from solver.game.board import parse_board
 from solver.game.rules import GAMES
@@ -106,6 +107,7 @@ print(sorted(k for k in after if after[k] != before.get(k, 0)))
 """
 
 
+@pytest.mark.slow
 def test_warm_up_compiles_every_kernel_a_solve_uses():
     """Batch runs warm up once before forking workers and time each deal from then on: a kernel
     the warm-up leaves out would be compiled inside a deal's measured seconds (7 s on a fresh cache).
@@ -146,6 +148,7 @@ print(result.verdict, result.seconds, len(warmed), time.perf_counter() - began)
 """
 
 
+@pytest.mark.slow
 def test_the_first_solve_compiles_before_its_clock_starts():
     """The README's example on a fresh install answered `unknown (time)` after compiling for longer
     than its budget; now the first solve of a process warms up first, outside the budget."""
@@ -182,6 +185,7 @@ print(compiled)
 """
 
 
+@pytest.mark.slow
 def test_a_fresh_cache_is_filled_by_two_processes_at_once_and_this_one_compiles_nothing(tmp_path):
     """The first run compiles the kernels in two child processes at once (about half a minute on 2 cores,
     where one process took a minute and more); this process then only loads them."""
@@ -196,6 +200,7 @@ def test_a_fresh_cache_is_filled_by_two_processes_at_once_and_this_one_compiles_
     assert compiled == "[]"  # every kernel came from the children's cache
 
 
+@pytest.mark.slow
 def test_compiling_children_die_with_the_process_that_started_them(tmp_path):
     """``kill -9`` of a first run leaves no compiling process behind."""
     import os

@@ -34,6 +34,7 @@ def lines(path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
+@pytest.mark.slow
 def test_ten_kills_at_random_points_lose_and_duplicate_nothing(tmp_path):
     # A states budget (not a clock) keeps every verdict deterministic.
     deals, states = range(1, 401), 5_000
@@ -77,6 +78,7 @@ def peak_rss_mib(cmd) -> float:
     return int(out.stdout.split()[-1]) / 1024
 
 
+@pytest.mark.slow
 def test_memory_cap_holds_in_every_worker(tmp_path):
     base = winrate(tmp_path / "base.jsonl", "-g", GM.name, "-d", HARD_GOOD_MEASURE, "-j", "2", "--max-states", "1")
     capped_out = tmp_path / "capped.jsonl"
@@ -102,6 +104,7 @@ def test_timeout_holds_on_a_deal_that_never_finishes():
         assert seconds <= result.seconds < seconds + 0.2 and wall < seconds + 0.25, (seconds, wall)
 
 
+@pytest.mark.slow
 def test_timeout_holds_in_a_batch(tmp_path):
     out = tmp_path / "gm.jsonl"
     subprocess.run(winrate(out, "-g", GM.name, "-d", HARD_GOOD_MEASURE, "-j", "2", "-t", "0.5"), check=True)
@@ -122,6 +125,7 @@ print(result.verdict, result.reason)
 """
 
 
+@pytest.mark.slow
 def test_memory_the_system_refuses_is_unknown_memory_not_a_traceback():
     """Good Measure 462 holds about 300 MiB before it is lost; here the system grants 100 MiB past what
     the process holds, though the budget says 16 GiB: the table's growth is refused (OSError from the
@@ -139,6 +143,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_workers_die_with_a_killed_batch_and_free_its_output_at_once(tmp_path):
     """``kill -9`` of the batch process alone (not its group): its workers, busy with deals that take a
     minute, go with it, so the output's lock is free and a rerun may resume at once."""
@@ -165,6 +170,7 @@ def test_workers_die_with_a_killed_batch_and_free_its_output_at_once(tmp_path):
         pass
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_batch_ends_at_once_with_a_summary_and_loses_nothing(signum, tmp_path):
     """Ctrl-C (SIGINT to the whole foreground group) or SIGTERM (to the batch process): within seconds

@@ -62,6 +62,7 @@ print(max(0, status("VmHWM:") - before) / grown.nbytes)
 """
 
 
+@pytest.mark.slow
 def test_doubling_a_stretch_at_a_time_holds_about_half_the_memory_a_whole_copy_does():
     """Peak resident memory over what the old table held: about half the new table (its new half,
     and a stretch), where a whole copy holds all of it while the old one lives."""
