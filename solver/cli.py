@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -29,7 +30,7 @@ from .game.rules import (
     with_worrying_back,
 )
 from .game.variants import RulesFileError, load_rules_file
-from .words import PYSOLFC_LAYOUT, RULES_LAYOUT
+from .words import PYSOLFC_LAYOUT, RULES_LAYOUT, UNKNOWN
 
 if TYPE_CHECKING:
     from .search import Progress, SolveResult
@@ -171,6 +172,22 @@ def _shape(rules) -> str:
     "them.",
 )
 @click.option(
+    "--checkpoint",
+    "checkpoint_file",
+    type=click.Path(dir_okay=False),
+    help="With --one-run: write the search's whole state to FILE every --checkpoint-every seconds, when it "
+    "stops undecided and on Ctrl-C or SIGTERM; the same command run again goes on from FILE, to the same "
+    "verdict after the same positions. FILE takes as much disk as the search takes memory.",
+)
+@click.option(
+    "--checkpoint-every",
+    type=float,
+    default=600.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds between checkpoints while searching.",
+)
+@click.option(
     "--report-every",
     "report_every",
     type=float,
@@ -192,8 +209,8 @@ def _shape(rules) -> str:
 )
 @WORRYING_BACK
 def solve_command(
-    game, number, board_file, timeout, memory, max_states, as_json, one_run, layered, report_every, html_file,
-    pysolfc_layout, worrying_back,
+    game, number, board_file, timeout, memory, max_states, as_json, one_run, layered, checkpoint_file,
+    checkpoint_every, report_every, html_file, pysolfc_layout, worrying_back,
 ) -> None:  # fmt: skip
     """Decide one deal: won (with the winning moves), lost, or unknown."""
     rules = _rules_or_fail(game, worrying_back)
@@ -208,6 +225,13 @@ def solve_command(
         raise InputError("--pysolfc-layout needs --deal NUMBER")
     if one_run and layered:
         raise InputError("give at most one of --one-run and --layered")
+    if checkpoint_file is not None and not one_run:
+        raise InputError(
+            "--checkpoint needs --one-run: the default schedule's restarts, beams and walks, and the layered "
+            "search, keep state that a checkpoint does not hold"
+        )
+    if not checkpoint_every > 0:
+        raise InputError("--checkpoint-every must be a positive number of seconds")
     try:
         if pysolfc_layout:
             board = pysolfc_layout_of(rules, number).validate(rules)
@@ -233,9 +257,10 @@ def solve_command(
     budget = Budget(seconds=timeout, memory=parse_memory(memory), states=max_states)
     _warm_up()
     report = None if report_every is None else _print_progress
-    result = solve(
-        board, rules, budget, one_run=one_run, layered=layered, report=report, report_every=report_every or 10.0
+    run = functools.partial(
+        solve, board, rules, budget, one_run=one_run, layered=layered, report=report, report_every=report_every or 10.0
     )
+    result = run() if checkpoint_file is None else _solve_with_checkpoint(run, Path(checkpoint_file), checkpoint_every)
     if as_json:
         record = _json_record(rules, source, number, board, result)
         record["layout"] = PYSOLFC_LAYOUT if pysolfc_layout else RULES_LAYOUT  # as PySolFC deals it, or the rules'
@@ -393,6 +418,39 @@ def winrate_command(
 
         command = " ".join(["bakers", *(shlex.quote(arg) for arg in sys.argv[1:])])
         _write_page(html_file, lambda: report_page(rules, outcome, command), True)
+
+
+def _solve_with_checkpoint(run, path: Path, every: float):
+    """Run ``solve`` with a checkpoint at ``path``: Ctrl-C and SIGTERM ask the search to write it and stop
+    (it stops between two slices, a fraction of a second apart, once the file is written)."""
+    from .search.checkpoint import Checkpoint, CheckpointError, SearchStopped
+
+    asked: list[int] = []
+
+    def ask_to_stop(signum, frame) -> None:
+        asked.append(signum)
+
+    checkpoint = Checkpoint(path, every, stop_requested=lambda: bool(asked))
+    previous = {signum: signal.signal(signum, ask_to_stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        result = run(checkpoint=checkpoint)
+    except CheckpointError as err:
+        raise InputError(str(err)) from None
+    except SearchStopped as stop:
+        click.echo(
+            f"Stopped after {stop.positions:,} positions; the checkpoint is {stop.path}: run the same command "
+            "again to go on.",
+            err=True,
+        )
+        sys.exit(128 + asked[0])
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if checkpoint.resumed_from:
+        click.echo(f"Went on from {path}, where {checkpoint.resumed_from:,} positions had been searched.", err=True)
+    if result.verdict == UNKNOWN:
+        click.echo(f"The checkpoint is {path}: run the same command again to go on.", err=True)
+    return result
 
 
 class _Stopped(Exception):

@@ -57,6 +57,31 @@ class DepthFirst:
             self.table = before.table
             self.meta[M_TABLE_COUNT] = before.meta[M_TABLE_COUNT]
 
+    # What a checkpoint holds of a run (solver/search/checkpoint.py): its position, stacks and table.
+    SAVED = (
+        "board", "heights", "found", "keys", "meta", "auto_src", "auto_card", "mv_start", "mv_count", "mv_next",
+        "path_autos", "frame_index", "frame_low", "frame_sp", "path_src", "path_dst", "path_card", "path_heights",
+        "moves_src", "moves_dst", "scc", "table",
+    )  # fmt: skip
+
+    def state(self) -> dict[str, np.ndarray]:
+        """The run's whole state between two slices, with the root's capacity cache it shares."""
+        arrays = {name: getattr(self, name) for name in self.SAVED}
+        arrays["evictions"] = np.array(self.evictions)
+        arrays["root_ctable"], arrays["root_cmeta"] = self.root.ctable, self.root.cmeta
+        return arrays
+
+    def restore(self, arrays: dict[str, np.ndarray]) -> None:
+        """Take up a state that ``state`` gave (a fresh run from the same root)."""
+        for name in self.SAVED:
+            setattr(self, name, arrays[name].copy())
+        self.table = table_zeros(arrays["table"].size)  # in huge pages where granted, as the run's own
+        self.table[:] = arrays["table"]
+        self.evictions = int(arrays["evictions"])
+        self.root.ctable = table_zeros(arrays["root_ctable"].size)
+        self.root.ctable[:] = arrays["root_ctable"]
+        self.root.cmeta[:] = arrays["root_cmeta"]
+
     def _alloc_stack(self, depth: int, moves: int) -> None:
         def grow(name: str, size: int, dtype: type, width: int = 0) -> None:
             """``width``: a row of that many per depth."""
@@ -172,14 +197,20 @@ class DepthFirst:
         return moves
 
     def run(
-        self, deadline: float | None, node_cap: int | None, tick: Callable[[DepthFirst], None] | None = None
+        self,
+        deadline: float | None,
+        node_cap: int | None,
+        tick: Callable[[DepthFirst], None] | None = None,
+        resume: int | None = None,
     ) -> tuple[int, str]:
         """Search until a verdict, the deadline, ``node_cap`` positions, or the memory budget;
-        ``tick`` is called between steps (a fraction of a second apart)."""
-        opened = self.open()
-        if opened is not None:
-            return opened, ""
-        status = PAUSED
+        ``tick`` is called between steps (a fraction of a second apart), with ``self.status`` the last
+        step's.  ``resume``: go on from a restored state whose last step returned this status."""
+        if resume is None:
+            opened = self.open()
+            if opened is not None:
+                return opened, ""
+        status = self.status = PAUSED if resume is None else resume
         while True:
             if deadline is not None and time.perf_counter() > deadline:
                 return status, REASON_TIME
@@ -191,7 +222,7 @@ class DepthFirst:
             chunk = self.schedule.chunk_nodes
             if node_cap is not None:
                 chunk = min(chunk, node_cap - int(self.meta[M_NODES]))
-            status = self.step(chunk)
+            status = self.status = self.step(chunk)
             if status in (WON, LOST):
                 return status, ""
             if tick is not None:

@@ -40,6 +40,8 @@ from ..words import (
     WON,
 )
 from .beam import beam_bytes, beam_search
+from .checkpoint import Checkpoint, SearchStopped
+from .checkpoint import identity as checkpoint_identity
 from .dfs import DepthFirst
 from .layered import Layered, can_search
 from .result import Budget, Progress, SolveResult
@@ -108,16 +110,16 @@ class _Beside:
         return None, []
 
 
-def _root_test_lost(root: Root, budget: Budget, deadline: float | None, result: SolveResult) -> bool:
+def _root_test(root: Root, budget: Budget, deadline: float | None, result: SolveResult) -> RootTest | None:
     """``one_run``'s first step: the root's capacity test to the end, or to the deadline, with the whole
-    memory (it lets it go before the depth-first run begins); whether it proved the deal lost."""
+    memory (it lets it go before the depth-first run begins); None where the safe moves alone win."""
     if root.won:
-        return False
+        return None
     test = RootTest(root, budget.memory - root.bytes())
     test.advance(math.inf if deadline is None else deadline - time.perf_counter())
     result.root_test_positions = test.positions()
     result.hold(root.bytes() + test.peak)
-    return test.lost()
+    return test
 
 
 def _run_beam(
@@ -185,6 +187,7 @@ def solve(
     layered: bool = False,
     report: Callable[[Progress], None] | None = None,
     report_every: float = 10.0,
+    checkpoint: Checkpoint | None = None,
 ) -> SolveResult:
     """Decide whether ``board`` can be won under ``rules``.
 
@@ -233,6 +236,12 @@ def solve(
     take nothing, no worrying back, no redeal left, piles of at most 15 cards); a ``ValueError`` elsewhere,
     before any search.
 
+    ``checkpoint``: with ``one_run`` only, the run's whole state is written to ``checkpoint.path`` every
+    ``checkpoint.every`` seconds, when it stops undecided, and when ``checkpoint.stop_requested()`` says
+    so (then :class:`~.checkpoint.SearchStopped` is raised); a solve given a file that holds a checkpoint
+    of the same search goes on from it, to the same verdict after the same positions as one never stopped
+    (:mod:`.checkpoint`).  ``seconds`` then counts every process's time; the budget's seconds, this one's.
+
     ``schedule``: the tuning (:class:`~solver.search.schedule.Schedule`);
     it changes how fast a verdict comes, never which.
 
@@ -251,6 +260,11 @@ def solve(
     board = board.validate(rules)
     if layered and not can_search(rules, board):
         raise ValueError(f"{rules.title}: {LAYERS_PREMISES}")
+    if checkpoint is not None and not one_run:
+        raise ValueError(
+            "a checkpoint needs one_run: the default schedule's restarts, beams and walks, and the layered "
+            "search, keep state that a checkpoint does not hold"
+        )
     _ensure_compiled()
     began = time.perf_counter()
     deadline = None if budget.seconds is None else began + budget.seconds
@@ -263,6 +277,25 @@ def solve(
     beside: _Beside | None = None
     path = None
     next_report = began + report_every
+    saved_counters, saved_arrays = {}, None
+    if checkpoint is not None:
+        made_from = checkpoint_identity(rules.digest(), board.to_text(rules), budget, "one-run")
+        loaded = checkpoint.load(made_from)
+        if loaded is not None:
+            saved_counters, saved_arrays = loaded
+            checkpoint.resumed_from = int(saved_arrays["meta"][codes.M_NODES])
+            result.root_test_positions = saved_counters["root_test_positions"]
+            result.hold(saved_counters["memory"])
+
+    def save_checkpoint(current: DepthFirst, root_test_done: bool) -> None:
+        counters = {
+            "status": int(current.status),
+            "root_test_done": root_test_done,
+            "root_test_positions": result.root_test_positions,
+            "seconds": saved_counters.get("seconds", 0.0) + time.perf_counter() - began,
+            "memory": max(result.memory, held()),
+        }
+        checkpoint.save(made_from, counters, current.state())
 
     def held() -> int:
         """Everything the solve holds now, summed here only: the root's capacity cache, the depth-first run,
@@ -278,10 +311,19 @@ def solve(
             states = result.states + (0 if counted else current.positions())
             walked = beside.walks.positions() if beside else 0
             report(Progress(now - began, states, walked, held(), result.restarts + 1))
+        if checkpoint is not None:
+            stop = checkpoint.stop_requested()
+            if stop or checkpoint.due():
+                save_checkpoint(current, root_test_done)
+            if stop:
+                raise SearchStopped(checkpoint.path, current.positions())
 
+    root_test_done = saved_counters.get("root_test_done", False)  # a root test cut short runs again
     try:
         alone = one_run or layered  # one search to the end, after the root's test
-        lost_at_root = alone and walk and _root_test_lost(root, budget, deadline, result)
+        test = _root_test(root, budget, deadline, result) if alone and walk and not root_test_done else None
+        lost_at_root = test is not None and test.lost()
+        root_test_done = root_test_done or test is None or not test.open()
     except (MemoryError, OSError):  # the system refused the memory: the depth-first run may still fit
         lost_at_root = False
     if lost_at_root:
@@ -298,7 +340,13 @@ def solve(
                 cap = budget.states - result.states
             seed_random(result.restarts)
             run = DepthFirst(root, search_budget, min(result.restarts, schedule.max_noise), run)
-            status, reason = run.run(deadline, cap, tick)
+            resume = None
+            if saved_arrays is not None:
+                run.restore(saved_arrays)
+                resume, saved_arrays = saved_counters["status"], None
+            status, reason = run.run(deadline, cap, tick, resume)
+            if checkpoint is not None and status not in (K_WON, K_LOST):
+                save_checkpoint(run, root_test_done)  # undecided: the next solve goes on from here
             _count_run(result, run)
             result.hold(held())
             if status == K_WON:
@@ -337,7 +385,7 @@ def solve(
         result.verdict, result.moves = WON, moves
     else:
         result.reason = reason
-    result.seconds = time.perf_counter() - began
+    result.seconds = saved_counters.get("seconds", 0.0) + time.perf_counter() - began
     return result
 
 
