@@ -93,6 +93,9 @@ def test_another_search_s_checkpoint_is_refused(tmp_path):
     ]:
         with pytest.raises(CheckpointError, match=what):
             solve(board, rules, budget, schedule=SLICES, one_run=True, checkpoint=Checkpoint(path))
+    with pytest.raises(CheckpointError, match="schedule"):
+        solve(deal(rules, 6880), rules, cut, schedule=Schedule(chunk_nodes=1 << 11), one_run=True,
+              checkpoint=Checkpoint(path))  # fmt: skip
     other = GAMES["bakers-dozen"]
     with pytest.raises(CheckpointError, match="rules"):
         solve(deal(other, 6880), other, cut, schedule=SLICES, one_run=True, checkpoint=Checkpoint(path))

@@ -40,6 +40,7 @@ import numba
 import numpy as np
 
 from .result import Budget
+from .schedule import Schedule
 
 FORMAT = 1  # the file's layout; a file of another is refused
 
@@ -137,13 +138,18 @@ def kernels_version() -> str:
     return Path(numba.config.CACHE_DIR).name
 
 
-def identity(rules_digest: str, board_text: str, budget: Budget, search: str) -> dict:
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def identity(rules_digest: str, board_text: str, budget: Budget, schedule: Schedule, search: str) -> dict:
     """What a checkpoint must match to be resumed: the game's rules, the board, the kernels, the memory
-    budget (the table's growth depends on it) and the search."""
+    budget (the table's growth depends on it), the tuning and the search."""
     return {
         "rules": rules_digest,
-        "board": hashlib.sha256(board_text.encode()).hexdigest()[:16],
+        "board": _digest(board_text),
         "kernels": kernels_version(),
         "memory": int(budget.memory),
+        "schedule": _digest(repr(schedule)),
         "search": search,
     }

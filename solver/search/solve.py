@@ -279,7 +279,7 @@ def solve(
     next_report = began + report_every
     saved_counters, saved_arrays = {}, None
     if checkpoint is not None:
-        made_from = checkpoint_identity(rules.digest(), board.to_text(rules), budget, "one-run")
+        made_from = checkpoint_identity(rules.digest(), board.to_text(rules), budget, schedule, "one-run")
         loaded = checkpoint.load(made_from)
         if loaded is not None:
             saved_counters, saved_arrays = loaded
