@@ -175,9 +175,10 @@ def _shape(rules) -> str:
     "--checkpoint",
     "checkpoint_file",
     type=click.Path(dir_okay=False),
-    help="With --one-run: write the search's whole state to FILE every --checkpoint-every seconds, when it "
-    "stops undecided and on Ctrl-C or SIGTERM; the same command run again goes on from FILE, to the same "
-    "verdict after the same positions. FILE takes as much disk as the search takes memory.",
+    help="With --one-run or --layered: write the search's whole state to FILE every --checkpoint-every "
+    "seconds, when it stops undecided and on Ctrl-C or SIGTERM; the same command run again goes on from FILE, "
+    "to the same verdict after the same positions. FILE takes as much disk as the search takes memory (the "
+    "layered search also keeps its finished layers in the folder FILE.layers).",
 )
 @click.option(
     "--checkpoint-every",
@@ -225,10 +226,10 @@ def solve_command(
         raise InputError("--pysolfc-layout needs --deal NUMBER")
     if one_run and layered:
         raise InputError("give at most one of --one-run and --layered")
-    if checkpoint_file is not None and not one_run:
+    if checkpoint_file is not None and not (one_run or layered):
         raise InputError(
-            "--checkpoint needs --one-run: the default schedule's restarts, beams and walks, and the layered "
-            "search, keep state that a checkpoint does not hold"
+            "--checkpoint needs --one-run or --layered: the default schedule's restarts, beams and walks keep "
+            "state that a checkpoint does not hold"
         )
     if not checkpoint_every > 0:
         raise InputError("--checkpoint-every must be a positive number of seconds")

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.game.deals import deal
+from solver.game.deals import deal, random_deal
 from solver.game.engine import is_solution
 from solver.game.rules import GAMES
 from solver.search import Budget, Schedule, solve
@@ -25,6 +25,17 @@ from solver.search.checkpoint import Checkpoint, CheckpointError, SearchStopped
 Case = namedtuple("Case", "game number verdict")
 # One-run searches of some hundred thousand positions: Good Measure 6880 is lost, Baker's Dozen 58 won.
 LOST_CASE, WON_CASE = Case("good-measure", 6880, "lost"), Case("bakers-dozen", 58, "won")
+# The layered search finds wins only after every position of less progress: a small deal it wins after
+# 129,115 positions (Baker's Dozen with 9 ranks and 7 piles, the 13th random deal drawn from "ckpt-(9, 7)").
+LAYERED_LOST, LAYERED_WON = LOST_CASE, Case("bakers-dozen-9x7", 13, "won")
+
+
+def board_and_rules(case: Case):
+    if case.game == "bakers-dozen-9x7":
+        rules, rng = GAMES["bakers-dozen"].reduced(9, 7), random.Random("ckpt-(9, 7)")
+        boards = [random_deal(rules, rng) for _ in range(case.number)]
+        return boards[-1], rules
+    return deal(GAMES[case.game], case.number), GAMES[case.game]
 SLICES = Schedule(chunk_nodes=1 << 12)  # many slices, so many points to stop at
 UNLIMITED = Budget(seconds=None, memory=1 << 30)
 
@@ -45,18 +56,22 @@ def stop_after(ticks: int):
     return asked
 
 
-@pytest.mark.parametrize("case", [LOST_CASE, WON_CASE], ids=lambda c: f"{c.game}-{c.number}")
-def test_a_search_stopped_many_times_ends_as_one_never_stopped(case, tmp_path):
-    rules = GAMES[case.game]
-    board = deal(rules, case.number)
-    whole = solve(board, rules, UNLIMITED, schedule=SLICES, one_run=True, shorten_moves=False)
-    assert whole.verdict == case.verdict and whole.states > 100_000, whole
+@pytest.mark.parametrize(
+    "case, search",
+    [(LOST_CASE, "one_run"), (WON_CASE, "one_run"), (LAYERED_LOST, "layered"), (LAYERED_WON, "layered")],
+    ids=lambda v: v if isinstance(v, str) else f"{v.game}-{v.number}",
+)
+def test_a_search_stopped_many_times_ends_as_one_never_stopped(case, search, tmp_path):
+    board, rules = board_and_rules(case)
+    how = {search: True}
+    whole = solve(board, rules, UNLIMITED, schedule=SLICES, shorten_moves=False, **how)
+    assert whole.verdict == case.verdict and whole.states > 5_000, whole
     path, stops, rng = tmp_path / "search.ckpt", 0, random.Random(case.number)
     while True:
-        checkpoint = Checkpoint(path, every=3600.0, stop_requested=stop_after(rng.randint(1, 8)))
+        checkpoint = Checkpoint(path, every=3600.0, stop_requested=stop_after(rng.randint(1, 4)))
         try:
-            resumed = solve(board, rules, UNLIMITED, schedule=SLICES, one_run=True, shorten_moves=False,
-                            checkpoint=checkpoint)  # fmt: skip
+            resumed = solve(board, rules, UNLIMITED, schedule=SLICES, shorten_moves=False, checkpoint=checkpoint,
+                            **how)  # fmt: skip
             break
         except SearchStopped as stop:
             stops += 1
@@ -132,9 +147,9 @@ def test_a_write_cut_short_leaves_the_last_checkpoint(tmp_path):
     assert summary(rest) == summary(whole)
 
 
-def test_a_checkpoint_needs_one_run(tmp_path):
+def test_a_checkpoint_needs_one_run_or_layered(tmp_path):
     rules = GAMES["good-measure"]
-    with pytest.raises(ValueError, match="one_run"):
+    with pytest.raises(ValueError, match="one_run or layered"):
         solve(deal(rules, 3), rules, UNLIMITED, checkpoint=Checkpoint(tmp_path / "x"))
 
 
@@ -146,7 +161,7 @@ def test_the_cli_refuses_a_checkpoint_without_one_run_and_another_deal_s_file(tm
     path = str(tmp_path / "search.ckpt")
     refused = subprocess.run(_bakers("solve", "-g", "good-measure", "-d", "3", "--checkpoint", path),
                              capture_output=True, text=True, timeout=120)  # fmt: skip
-    assert refused.returncode == 2 and "--checkpoint needs --one-run" in refused.stderr
+    assert refused.returncode == 2 and "--checkpoint needs --one-run or --layered" in refused.stderr
     assert "Traceback" not in refused.stderr
     cut = subprocess.run(_bakers("solve", "-g", "good-measure", "-d", "6880", "--one-run", "--max-states", "20000",
                                  "--checkpoint", path), capture_output=True, text=True, timeout=120)  # fmt: skip

@@ -1,11 +1,14 @@
-"""Long searches that survive a stop: a one-run depth-first search written to a file, and read back.
+"""Long searches that survive a stop: a one-run or layered search written to a file, and read back.
 
 A deal that needs hours outlives the process that searches it: a laptop's
 lid, a reboot, Ctrl-C.  With a :class:`Checkpoint`, ``solve(one_run=True)``
 writes its whole state -- the table with every lost mark, the stacks, the
 counters, the capacity test's cache, where it stood -- every so often and
 when it is asked to stop, and a later solve given the same file goes on
-from there.  The search is deterministic between its slices, and a
+from there.  ``solve(layered=True)`` does the same with its layer, the
+children waiting for later layers and its counters; the parent words of
+the layers it has finished, which trace a win back, are kept in the folder
+FILE.layers beside the file (each written once, when its layer is done).  The search is deterministic between its slices, and a
 checkpoint is taken only between slices, so a resumed search meets the same
 positions in the same order as one that was never stopped, and reaches the
 same verdict after the same number of positions (the tests check that,
@@ -19,9 +22,9 @@ refused with one line.  It takes as much disk as the search takes memory
 (the table, up to the memory budget, and the stacks); a write that the disk
 cannot hold is refused with one line, and the last checkpoint stays.
 
-Only the single depth-first run (``one_run``) is saved: the default
-schedule's restarts, beams and walks, and the layered search, keep state
-that a checkpoint does not hold, and ``solve`` refuses the combination.
+The default schedule is not saved: its restarts, beams and walks keep
+state that a checkpoint does not hold, and ``solve`` refuses the
+combination.
 """
 
 from __future__ import annotations

@@ -79,8 +79,17 @@ class Layered:
         held += self.waiting_parents.nbytes + self.waiting_layers.nbytes
         return held + sum(rows.nbytes + parents.nbytes for chunks in self.pending.values() for rows, parents in chunks)
 
-    def search(self, deadline: float | None, tick: Callable[[Layered], None] | None = None) -> tuple[int, str]:
-        """Search to a verdict, the deadline or the memory budget: (status, reason of an unknown)."""
+    def search(
+        self,
+        deadline: float | None,
+        tick: Callable[[Layered], None] | None = None,
+        folder: Path | None = None,
+        saved: dict[str, np.ndarray] | None = None,
+    ) -> tuple[int, str]:
+        """Search to a verdict, the deadline or the memory budget: (status, reason of an unknown).
+
+        ``folder``: where the finished layers' parent words are kept (a temporary folder if None), which a
+        checkpoint needs beside it; ``saved``: a state ``state`` gave, from which the search goes on."""
         root, start = self.root, self.position
         if root.won:
             self.line = list(root.moves)
@@ -89,11 +98,58 @@ class Layered:
             return LOST, ""
         if not kernel.layers_hold(root.kr, start.meta, start.found, start.heights):
             raise ValueError("the layered search's premises do not hold (solver/kernels/layers.py)")
-        with tempfile.TemporaryDirectory(prefix="bakers-layers-") as folder:
-            self.folder = Path(folder)
-            return self._search(deadline, tick)
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            if saved is None:  # a fresh search: no layer of another one may be read back
+                for old in folder.glob("*.npy"):
+                    old.unlink()
+            self.folder = folder
+            return self._search(deadline, tick, saved)
+        with tempfile.TemporaryDirectory(prefix="bakers-layers-") as temporary:
+            self.folder = Path(temporary)
+            return self._search(deadline, tick, saved)
 
-    def _search(self, deadline: float | None, tick: Callable[[Layered], None] | None) -> tuple[int, str]:
+    # What a checkpoint holds of the search besides its pending children (solver/search/checkpoint.py).
+    _SAVED = ("lmeta", "states", "parents", "index")
+
+    def state(self) -> dict[str, np.ndarray]:
+        """The search's whole state between two slices (the finished layers' parent words are in its folder)."""
+        arrays = {name: getattr(self, name) for name in self._SAVED}
+        arrays.update({f"position_{name}": value for name, value in self.position._asdict().items()})
+        layers = sorted(self.pending)
+        chunks = [chunk for layer in layers for chunk in self.pending[layer]]
+        arrays["pending_layers"] = np.array([[layer, sum(len(p) for _, p in self.pending[layer])] for layer in layers],
+                                            np.int64).reshape(-1, 2)  # fmt: skip
+        none = [(np.zeros((0, kernel.WORDS), np.uint64), np.zeros(0, np.int64))]
+        arrays["pending_rows"] = np.concatenate([rows for rows, _ in chunks or none])
+        arrays["pending_parents"] = np.concatenate([parents for _, parents in chunks or none])
+        arrays["sizes"] = np.array(sorted(self.sizes.items()), np.int64).reshape(-1, 2)
+        arrays["compacted"] = np.array(sorted(self.compacted.items()), np.int64).reshape(-1, 2)
+        arrays["counters"] = np.array([self.layer, self.peak], np.int64)
+        arrays["root_ctable"], arrays["root_cmeta"] = self.root.ctable, self.root.cmeta
+        return arrays
+
+    def _restore(self, arrays: dict[str, np.ndarray]) -> None:
+        """Take up a state that ``state`` gave (the pending children as one chunk a layer, which every use of
+        them -- admitting them in order, making them distinct -- reads as the chunks they were)."""
+        for name in self._SAVED:
+            setattr(self, name, arrays[name].copy())
+        for name, value in self.position._asdict().items():
+            value[...] = arrays[f"position_{name}"]
+        self.pending, at = {}, 0
+        for layer, count in arrays["pending_layers"].tolist():
+            rows, parents = arrays["pending_rows"][at : at + count], arrays["pending_parents"][at : at + count]
+            self.pending[layer] = [(rows.copy(), parents.copy())]
+            at += count
+        self.sizes = dict(arrays["sizes"].tolist())
+        self.compacted = dict(arrays["compacted"].tolist())
+        self.layer, self.peak = (int(v) for v in arrays["counters"])
+        self.root.ctable = arrays["root_ctable"].copy()
+        self.root.cmeta[:] = arrays["root_cmeta"]
+
+    def _search(
+        self, deadline: float | None, tick: Callable[[Layered], None] | None, saved: dict[str, np.ndarray] | None
+    ) -> tuple[int, str]:
         root, start = self.root, self.position
         moves = codes.MAX_MOVES_PER_NODE
         self.work = MoveScratch(
@@ -104,13 +160,20 @@ class Layered:
         self.waiting_parents = np.zeros(1 << 16, np.int64)
         self.waiting_layers = np.zeros(1 << 16, np.int16)
         self.pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
-        row = np.zeros(kernel.WORDS, np.uint64)
-        hard = np.zeros(start.board.shape[0], np.int64)
-        root_layer = kernel.encode(
-            start.board, start.heights, start.found, root.origin, root.origin_heights, root.kr.build, hard, row
-        )  # fmt: skip
-        self.pending[root_layer] = [(row[None, :].copy(), np.full(1, -1, np.int64))]
-        self.states = self.parents = self.index = np.zeros(0, np.int64)  # no layer open yet
+        if saved is not None:  # the saved layer goes on first
+            self._restore(saved)
+            status, reason = self._search_layer(deadline, tick)
+            if status != LOST:
+                return status, reason
+            self._finish_layer(tick)
+        else:
+            row = np.zeros(kernel.WORDS, np.uint64)
+            hard = np.zeros(start.board.shape[0], np.int64)
+            root_layer = kernel.encode(
+                start.board, start.heights, start.found, root.origin, root.origin_heights, root.kr.build, hard, row
+            )  # fmt: skip
+            self.pending[root_layer] = [(row[None, :].copy(), np.full(1, -1, np.int64))]
+            self.states = self.parents = self.index = np.zeros(0, np.int64)  # no layer open yet
         while self.pending:
             self.layer = min(self.pending)
             if self.layer > kernel.MAX_LAYER:
@@ -122,9 +185,16 @@ class Layered:
             status, reason = self._search_layer(deadline, tick)
             if status != LOST:
                 return status, reason
-            self.sizes[self.layer] = int(self.lmeta[kernel.L_COUNT])
-            np.save(self.folder / f"{self.layer}.npy", self.parents[: self.lmeta[kernel.L_COUNT]])
+            self._finish_layer(tick)
         return LOST, ""
+
+    def _finish_layer(self, tick: Callable[[Layered], None] | None) -> None:
+        """A layer expanded with no win: count it, and keep its parent words to trace a win back later; then
+        ``tick`` (a state saved here goes on by finding the layer done, which changes nothing)."""
+        self.sizes[self.layer] = int(self.lmeta[kernel.L_COUNT])
+        np.save(self.folder / f"{self.layer}.npy", self.parents[: self.lmeta[kernel.L_COUNT]])
+        if tick is not None:
+            tick(self)
 
     def _search_layer(self, deadline: float | None, tick: Callable[[Layered], None] | None) -> tuple[int, str]:
         """Expand the layer to its end (LOST: no win in it), a win, the deadline or the budget."""

@@ -14,6 +14,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from ..game.rules import Rules
 from ..kernels import capacity, codes
 from ..kernels.cache import is_warm
 from ..kernels.codes import LOST as K_LOST
+from ..kernels.codes import PAUSED as K_PAUSED
 from ..kernels.codes import WON as K_WON
 from ..kernels.position import seed_random
 from ..words import (
@@ -147,8 +149,10 @@ def _run_beam(
 def _layered(
     root: Root, budget: Budget, deadline: float | None, result: SolveResult,
     report: Callable[[Progress], None] | None, began: float, report_every: float,
+    keep: Callable[..., None], folder: Path | None, saved: dict[str, np.ndarray] | None,
 ) -> tuple[int, str, list[Move]]:
-    """``solve(layered=True)``'s search: its status, the reason of an unknown, and its winning line."""
+    """``solve(layered=True)``'s search: its status, the reason of an unknown, and its winning line.
+    ``keep``: called between slices (for checkpoints); ``folder``, ``saved``: as ``Layered.search`` takes."""
     search = Layered(root, budget)
     next_report = began + report_every
 
@@ -158,8 +162,11 @@ def _layered(
         if report is not None and now >= next_report:
             next_report = now + report_every
             report(Progress(now - began, current.positions(), 0, current.bytes(), 1))
+        keep(current)
 
-    status, reason = search.search(deadline, tick)
+    status, reason = search.search(deadline, tick, folder, saved)
+    if status not in (K_WON, K_LOST):
+        keep(search, undecided=True)
     result.states, result.dead_ends = search.positions(), search.dead
     result.hold(search.peak)
     result.found_by = LAYERS if status in (K_WON, K_LOST) else ""
@@ -236,11 +243,13 @@ def solve(
     take nothing, no worrying back, no redeal left, piles of at most 15 cards); a ``ValueError`` elsewhere,
     before any search.
 
-    ``checkpoint``: with ``one_run`` only, the run's whole state is written to ``checkpoint.path`` every
-    ``checkpoint.every`` seconds, when it stops undecided, and when ``checkpoint.stop_requested()`` says
-    so (then :class:`~.checkpoint.SearchStopped` is raised); a solve given a file that holds a checkpoint
-    of the same search goes on from it, to the same verdict after the same positions as one never stopped
-    (:mod:`.checkpoint`).  ``seconds`` then counts every process's time; the budget's seconds, this one's.
+    ``checkpoint``: with ``one_run`` or ``layered`` only, the search's whole state is written to
+    ``checkpoint.path`` every ``checkpoint.every`` seconds, when it stops undecided, and when
+    ``checkpoint.stop_requested()`` says so (then :class:`~.checkpoint.SearchStopped` is raised); a solve
+    given a file that holds a checkpoint of the same search goes on from it, to the same verdict after the
+    same positions as one never stopped (:mod:`.checkpoint`).  ``seconds`` then counts every process's
+    time; the budget's seconds, this one's.  The layered search keeps its finished layers' parent words
+    in the folder ``checkpoint.path`` + ``.layers`` beside it.
 
     ``schedule``: the tuning (:class:`~solver.search.schedule.Schedule`);
     it changes how fast a verdict comes, never which.
@@ -260,10 +269,10 @@ def solve(
     board = board.validate(rules)
     if layered and not can_search(rules, board):
         raise ValueError(f"{rules.title}: {LAYERS_PREMISES}")
-    if checkpoint is not None and not one_run:
+    if checkpoint is not None and not (one_run or layered):
         raise ValueError(
-            "a checkpoint needs one_run: the default schedule's restarts, beams and walks, and the layered "
-            "search, keep state that a checkpoint does not hold"
+            "a checkpoint needs one_run or layered: the default schedule's restarts, beams and walks keep state "
+            "that a checkpoint does not hold"
         )
     _ensure_compiled()
     began = time.perf_counter()
@@ -279,23 +288,32 @@ def solve(
     next_report = began + report_every
     saved_counters, saved_arrays = {}, None
     if checkpoint is not None:
-        made_from = checkpoint_identity(rules.digest(), board.to_text(rules), budget, schedule, "one-run")
+        search_name = "layered" if layered else "one-run"
+        made_from = checkpoint_identity(rules.digest(), board.to_text(rules), budget, schedule, search_name)
         loaded = checkpoint.load(made_from)
         if loaded is not None:
             saved_counters, saved_arrays = loaded
-            checkpoint.resumed_from = int(saved_arrays["meta"][codes.M_NODES])
+            checkpoint.resumed_from = saved_counters["positions"]
             result.root_test_positions = saved_counters["root_test_positions"]
             result.hold(saved_counters["memory"])
 
-    def save_checkpoint(current: DepthFirst, root_test_done: bool) -> None:
-        counters = {
-            "status": int(current.status),
-            "root_test_done": root_test_done,
-            "root_test_positions": result.root_test_positions,
-            "seconds": saved_counters.get("seconds", 0.0) + time.perf_counter() - began,
-            "memory": max(result.memory, held()),
-        }
-        checkpoint.save(made_from, counters, current.state())
+    def keep(current: DepthFirst | Layered, undecided: bool = False) -> None:
+        """Between slices: write a checkpoint if one is due, asked for (then stop) or the search ends undecided."""
+        if checkpoint is None:
+            return
+        stop = checkpoint.stop_requested() and not undecided
+        if stop or undecided or checkpoint.due():
+            counters = {
+                "status": int(current.status) if isinstance(current, DepthFirst) else K_PAUSED,
+                "positions": current.positions(),
+                "root_test_done": root_test_done,
+                "root_test_positions": result.root_test_positions,
+                "seconds": saved_counters.get("seconds", 0.0) + time.perf_counter() - began,
+                "memory": max(result.memory, held(), current.bytes() if isinstance(current, Layered) else 0),
+            }
+            checkpoint.save(made_from, counters, current.state())
+        if stop:
+            raise SearchStopped(checkpoint.path, current.positions())
 
     def held() -> int:
         """Everything the solve holds now, summed here only: the root's capacity cache, the depth-first run,
@@ -311,12 +329,7 @@ def solve(
             states = result.states + (0 if counted else current.positions())
             walked = beside.walks.positions() if beside else 0
             report(Progress(now - began, states, walked, held(), result.restarts + 1))
-        if checkpoint is not None:
-            stop = checkpoint.stop_requested()
-            if stop or checkpoint.due():
-                save_checkpoint(current, root_test_done)
-            if stop:
-                raise SearchStopped(checkpoint.path, current.positions())
+        keep(current)
 
     root_test_done = saved_counters.get("root_test_done", False)  # a root test cut short runs again
     try:
@@ -333,7 +346,10 @@ def solve(
     status = reason = None
     try:
         if layered:
-            status, reason, path = _layered(root, budget, deadline, result, report, began, report_every)
+            folder = None if checkpoint is None else checkpoint.path.with_name(checkpoint.path.name + ".layers")
+            status, reason, path = _layered(
+                root, budget, deadline, result, report, began, report_every, keep, folder, saved_arrays
+            )  # fmt: skip
         while not layered:
             cap = None if one_run else schedule.run_cap(result.restarts)
             if budget.states is not None and (cap is None or budget.states - result.states <= cap):
@@ -345,8 +361,8 @@ def solve(
                 run.restore(saved_arrays)
                 resume, saved_arrays = saved_counters["status"], None
             status, reason = run.run(deadline, cap, tick, resume)
-            if checkpoint is not None and status not in (K_WON, K_LOST):
-                save_checkpoint(run, root_test_done)  # undecided: the next solve goes on from here
+            if status not in (K_WON, K_LOST):
+                keep(run, undecided=True)  # the next solve goes on from here
             _count_run(result, run)
             result.hold(held())
             if status == K_WON:
