@@ -8,11 +8,12 @@ when it is asked to stop, and a later solve given the same file goes on
 from there.  ``solve(layered=True)`` does the same with its layer, the
 children waiting for later layers and its counters; the parent words of
 the layers it has finished, which trace a win back, are kept in the folder
-FILE.layers beside the file (each written once, when its layer is done).  The search is deterministic between its slices, and a
-checkpoint is taken only between slices, so a resumed search meets the same
-positions in the same order as one that was never stopped, and reaches the
-same verdict after the same number of positions (the tests check that,
-with stops at many points, SIGKILL among them).
+FILE.layers beside the file (each written once, when its layer is done).
+The search is deterministic between its slices, and a checkpoint is taken
+only between slices, so a resumed search meets the same positions in the
+same order as one that was never stopped, and reaches the same verdict
+after the same number of positions (the tests check that, with stops at
+many points, SIGKILL among them).
 
 A checkpoint is written safely: to ``FILE.tmp``, flushed to the disk, then
 renamed over ``FILE``, so a crash while writing leaves the previous one.
