@@ -11,6 +11,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.pool import ExceptionWithTraceback
 from typing import Any
 
+STOPS = {signal.SIGINT, signal.SIGTERM}
 WAKE_SECONDS = 1.0  # the longest the batch process sleeps between looks at a stop (see map_chunks)
 
 
@@ -34,8 +35,9 @@ def map_chunks(
     function: Callable[[Any], Any], chunks: Sequence[Sequence[Any]], jobs: int, initializer: Callable[[], None]
 ) -> Iterator[list]:
     """``[function(item) for item in chunk]`` for each chunk, as each is done, by ``jobs`` worker processes
-    forked from this one (each runs ``initializer`` first).  An exception in a worker is raised here, with
-    the worker's traceback as its cause; a worker that dies, as :class:`WorkerDied`.
+    forked from this one (each runs ``initializer`` first, SIGINT and SIGTERM held off until then).  An
+    exception in a worker is raised here, with the worker's traceback as its cause; a worker that dies,
+    as :class:`WorkerDied`.
 
     However the generator ends (done, an exception, Ctrl-C, closed early), its workers are killed
     (SIGKILL) and reaped before it returns, at once, whatever they were doing.  This is why it is not
@@ -45,15 +47,24 @@ def map_chunks(
     own, the batch process hands out the next chunk when a worker sends its results back, and nothing
     is shared that a killed worker could leave locked."""
     context = mp.get_context("fork")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])  # this thread's blocked signals as they are
     workers: dict[Connection, mp.process.BaseProcess] = {}
     pending = iter(chunks)
     try:
         for _ in range(min(jobs, len(chunks))):
             mine, theirs = context.Pipe()
             # The worker closes the batch process's ends of every pipe so far, its own included.
-            worker = context.Process(target=_work, args=(function, initializer, theirs, [*workers, mine]), daemon=True)
+            worker = context.Process(
+                target=_work, args=(function, initializer, theirs, [*workers, mine], mask), daemon=True
+            )
             workers[mine] = worker
-            worker.start()
+            # Ctrl-C and SIGTERM wait (pending) until the worker's initializer has said what they do there: a
+            # Ctrl-C just as a worker starts would otherwise end it in a traceback.  Here they are let in at once.
+            signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+            try:
+                worker.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             theirs.close()  # the worker's end lives in the worker alone: its death reads here as the end of the pipe
         busy: list[Connection] = []
         for conn in workers:
@@ -105,10 +116,13 @@ def _exit_text(code: int | None) -> str:
     return f"exit status {code}"
 
 
-def _work(function: Callable[[Any], Any], initializer: Callable[[], None], conn: Connection, others: list) -> None:
+def _work(
+    function: Callable[[Any], Any], initializer: Callable[[], None], conn: Connection, others: list, mask: set
+) -> None:
     """A worker: apply ``function`` to each chunk that comes through ``conn``, send back the results
     (True, results) or the first exception (False, exception); end when the batch process closes its end."""
     initializer()
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     for other in others:
         other.close()
     while True:

@@ -359,3 +359,17 @@ def test_a_pool_closed_early_kills_its_busy_workers_at_once():
     began = time.perf_counter()
     results.close()
     assert time.perf_counter() - began < 2 and all(_gone(pid) for pid in workers)
+
+
+def test_a_ctrl_c_as_a_worker_starts_waits_for_its_initializer():
+    """Ctrl-C reaches the workers too (the whole foreground group); one that came before a worker's
+    initializer had it ignored would end that worker in a traceback.  Held off until then, it is ignored."""
+
+    def initializer():
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, just after the fork
+        batch._worker_init()
+
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    got = list(map_chunks(lambda n: (n, sorted(signal.pthread_sigmask(signal.SIG_BLOCK, []))), [[1]], 1, initializer))
+    assert got == [[(1, sorted(mask))]]  # and the worker's mask is this process's again
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == mask
