@@ -11,7 +11,6 @@ from __future__ import annotations
 import fcntl
 import gc
 import logging
-import multiprocessing as mp
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
@@ -23,7 +22,7 @@ import numpy as np
 
 from .game.deals import MAX_DEAL, deal, pysolfc_layout
 from .game.rules import Rules, get_rules
-from .processes import die_with_parent
+from .processes import WorkerDied, die_with_parent, map_chunks
 from .records import (
     TABLE,
     BatchError,
@@ -134,7 +133,7 @@ def _worker_init() -> None:
     process dies, however it dies: a worker left running after a ``kill -9`` would hold the output's
     lock (inherited at the fork) until its deal ended, and the rerun that should resume would be refused."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool stops its workers so, whatever the parent set
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a worker sent SIGTERM goes, whatever the parent set
     die_with_parent()
 
 
@@ -147,9 +146,14 @@ def _local_results(tasks: list[tuple[Rules, int, Budget, str, bool]], jobs: int)
     # Deals go out in chunks of up to 16 (fewer in a short batch, to keep the workers evenly loaded): one
     # message each way per deal cost an easy batch 10-15% of its throughput on 2 cores.  A stopped batch
     # loses only the chunks under way, which a rerun solves again.
+    # A stop (Ctrl-C, SIGTERM, an error here) kills the workers and reaps them at once: see map_chunks.
     chunk = max(1, min(16, len(tasks) // (8 * jobs)))
-    with mp.get_context("fork").Pool(jobs, initializer=_worker_init) as pool:
-        yield from pool.imap_unordered(_solve_task, tasks, chunksize=chunk)
+    chunks = [tasks[i : i + chunk] for i in range(0, len(tasks), chunk)]
+    try:
+        for results in map_chunks(_solve_task, chunks, jobs, _worker_init):
+            yield from results
+    except WorkerDied as err:
+        raise BatchError(f"{err}; rerun to resume") from None
 
 
 def _dask_results(tasks: list[tuple[Rules, int, Budget, str, bool]], scheduler: str) -> Iterator[dict]:
@@ -294,7 +298,7 @@ def run_batch(
         if on_start:
             on_start(tally, int(retried.sum()))
         results = _dask_results(tasks, scheduler) if scheduler else _local_results(tasks, jobs)
-        with open(output, "a") as out:
+        with open(output, "a") as out, _closing(results):
             if fmt == TABLE and out.tell() == 0:
                 out.write(header(mine))
             for record in results:
@@ -309,6 +313,19 @@ def run_batch(
     if missing:  # the workers' results ended early: never a silent short batch
         raise BatchError(f"the batch stopped before deal {missing[0]} ({len(missing)} not run); rerun to resume")
     return outcome_of(ledger, numbers, output, rules.name)
+
+
+@contextmanager
+def _closing(results: Iterator[dict]) -> Iterator[None]:
+    """Close the generator ``results`` on leaving: a stop that lands in the batch's loop rather than in the
+    generator (Ctrl-C while a record is written) ends its workers then too, not whenever the garbage
+    collector gets to it."""
+    try:
+        yield
+    finally:
+        close = getattr(results, "close", None)  # (any iterator will do, a test's list)
+        if close is not None:
+            close()
 
 
 def summarize(records: Iterable[dict], start: WinRate | None = None) -> WinRate:
