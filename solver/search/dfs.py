@@ -74,7 +74,8 @@ class DepthFirst:
     def restore(self, arrays: dict[str, np.ndarray]) -> None:
         """Take up a state that ``state`` gave (a fresh run from the same root)."""
         for name in self.SAVED:
-            setattr(self, name, arrays[name].copy())
+            if name != "table":  # copied once, below, into its own memory
+                setattr(self, name, arrays[name].copy())
         self.table = table_zeros(arrays["table"].size)  # in huge pages where granted, as the run's own
         self.table[:] = arrays["table"]
         self.evictions = int(arrays["evictions"])
