@@ -296,6 +296,7 @@ def solve(
             checkpoint.resumed_from = saved_counters["positions"]
             result.root_test_positions = saved_counters["root_test_positions"]
             result.hold(saved_counters["memory"])
+        del loaded  # else its arrays, the table's size, would outlive their restoring
 
     def keep(current: DepthFirst | Layered, undecided: bool = False) -> None:
         """Between slices: write a checkpoint if one is due, asked for (then stop) or the search ends undecided."""
