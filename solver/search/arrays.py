@@ -69,13 +69,29 @@ def kernel_card(card: int, rules: Rules) -> int:
     return (rules.ranks - 1 - card // 4) * 4 + card % 4
 
 
+def pile_room(board: Board, rules: Rules) -> int:
+    """The most cards any pile can come to hold from this position: the kernels' arrays have as many rows
+    (numba checks no bounds, so a taller pile would write over the next one's).
+
+    A pile is cards never moved since the deal or the last redeal, with a chain on them, each card built
+    on the one beneath.  Building down, a chain has fewer cards than ranks; up or down by suit (one deck)
+    too; up or down by colour it may zigzag through every card.  A redeal deals four a pile, and the first
+    piles one more each in turn when the cards are more than four a pile (cards back from the foundations)."""
+    cards = rules.cards if rules.worrying_back else board.cards_in_play()
+    dealt = max(len(p) for p in board.piles)
+    if rules.redeals:
+        dealt = max(dealt, 4 + -(-max(cards - 4 * rules.piles, 0) // rules.piles))
+    chain = cards if rules.both_ways and rules.build != BUILD_SUIT else rules.ranks
+    return min(dealt + chain, cards)
+
+
 def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The kernels' view of a position: piles (card codes from the bottom, room to grow), heights, and how
-    many cards each foundation holds."""
-    height = max(len(p) for p in board.piles) + rules.ranks + 1
+    """The kernels' view of a position: piles (card codes from the bottom, room to grow: ``pile_room``),
+    heights, and how many cards each foundation holds."""
+    height = pile_room(board, rules) + 1
     if rules.decks > 1 and height > codes.PILE_ROWS:  # the positional keys have rows for so many cards a pile
         raise BoardError(
-            f"a pile of {height - rules.ranks - 1} cards: two-deck piles may hold at most "
+            f"a pile of {max(len(p) for p in board.piles)} cards: two-deck piles may hold at most "
             f"{codes.PILE_ROWS - rules.ranks - 1} here"
         )
     piles = np.zeros((rules.piles, height), dtype=np.int16)
