@@ -13,14 +13,14 @@ part of a second to import, which ``bakers --help`` need not wait for.
 from .game.board import Board, BoardError, parse_board
 from .game.deals import deal, pysolfc_layout
 from .game.engine import Move, is_solution, reference_search
-from .game.rules import GAMES, Rules, get_rules
+from .game.rules import GAMES, Rules, get_rules, with_pysolfc
 
 _FROM_SEARCH = ("LOST", "UNKNOWN", "WON", "Budget", "Schedule", "SolveResult", "solve", "warm_up")
 
 __all__ = [
     "GAMES", "LOST", "UNKNOWN", "WON", "Board", "BoardError", "Budget", "Move", "Rules", "Schedule",
     "SolveResult", "deal", "get_rules", "is_solution", "parse_board", "pysolfc_layout", "reference_search",
-    "solve", "warm_up",
+    "solve", "warm_up", "with_pysolfc",
 ]  # fmt: skip
 
 

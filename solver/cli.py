@@ -25,8 +25,10 @@ from .game.rules import (
     GAMES,
     Rules,
     UnknownGameError,
+    UnsupportedPysolfcError,
     get_rules,
     redeals_count_text,
+    with_pysolfc,
     with_worrying_back,
 )
 from .game.variants import RulesFileError, load_rules_file
@@ -75,17 +77,29 @@ def check_timeout(timeout: float) -> None:
         raise InputError(f"--timeout {timeout}: give a positive number of seconds")
 
 
-def _rules_or_fail(game: str, worrying_back: bool) -> Rules:
-    """A known game's rules, or a variant's from a rules file (``*.toml``)."""
+def _rules_or_fail(game: str, worrying_back: bool, pysolfc: bool = False) -> Rules:
+    """A known game's rules, or a variant's from a rules file (``*.toml``); PySolFC's, with ``pysolfc``."""
+    if pysolfc and worrying_back:
+        raise InputError(
+            "give at most one of --pysolfc and --worrying-back (PySolFC's rules say where cards come back)"
+        )
     try:
         rules = load_rules_file(game) if game.lower().endswith(".toml") else get_rules(game)
-    except (UnknownGameError, RulesFileError) as err:
+        if pysolfc:
+            rules = with_pysolfc(rules)
+    except (UnknownGameError, RulesFileError, UnsupportedPysolfcError) as err:
         raise InputError(str(err)) from None
     return with_worrying_back(rules) if worrying_back else rules
 
 
 WORRYING_BACK = click.option(
     "--worrying-back", is_flag=True, help="Let a foundation's top card come back to the tableau."
+)
+PYSOLFC = click.option(
+    "--pysolfc",
+    is_flag=True,
+    help="Play the game exactly as PySolFC does, its rules and its layout (PYSOLFC.md): in all but Indefatigable "
+    "a foundation's top card may come back, Ripple Fan moves runs.",
 )
 
 
@@ -209,12 +223,14 @@ def _shape(rules) -> str:
     "leave a King above another card, which the rules (and the default) slide to the bottom.",
 )
 @WORRYING_BACK
+@PYSOLFC
 def solve_command(
     game, number, board_file, timeout, memory, max_states, as_json, one_run, layered, checkpoint_file,
-    checkpoint_every, report_every, html_file, pysolfc_layout, worrying_back,
+    checkpoint_every, report_every, html_file, pysolfc_layout, worrying_back, pysolfc,
 ) -> None:  # fmt: skip
     """Decide one deal: won (with the winning moves), lost, or unknown."""
-    rules = _rules_or_fail(game, worrying_back)
+    rules = _rules_or_fail(game, worrying_back, pysolfc)
+    pysolfc_layout = pysolfc_layout or (pysolfc and number is not None)  # PySolFC's rules, on its layout
     if (number is None) == (board_file is None):
         raise InputError("give exactly one of --deal NUMBER and --board FILE")
     check_timeout(timeout)
@@ -308,6 +324,7 @@ def solve_command(
     help="Shorten each winning line before recording its length, as solve does (slower; the verdicts are the same).",
 )
 @WORRYING_BACK
+@PYSOLFC
 def winrate_command(
     game,
     deal_range,
@@ -323,6 +340,7 @@ def winrate_command(
     pysolfc_layout,
     shorten,
     worrying_back,
+    pysolfc,
 ) -> None:
     """Solve a batch of deals and estimate the win rate, with its 95% Wilson interval.
 
@@ -334,7 +352,8 @@ def winrate_command(
     from .batch import BatchError, check_output, parse_deals, read_outcome, run_batch
     from .search import Budget
 
-    rules = _rules_or_fail(game, worrying_back)
+    rules = _rules_or_fail(game, worrying_back, pysolfc)
+    pysolfc_layout = pysolfc_layout or pysolfc  # PySolFC's rules, on its layouts
     if (deal_range is None) == (count is None):
         raise InputError("give exactly one of --deals RANGE and --count N")
     if count is not None and count < 1:
@@ -400,7 +419,7 @@ def winrate_command(
         signal.signal(signal.SIGTERM, previous)
     tally, seconds = outcome.tally, np.sort(outcome.seconds)
     decided = f" ({tally.deals} of {len(numbers)} decided before the stop)" if stopped else ""
-    layout_text = " (PySolFC's own layouts)" if pysolfc_layout else ""
+    layout_text = " (PySolFC's own layouts)" if pysolfc_layout and not pysolfc else ""
     click.echo(f"{rules.title}, deals {deal_range or f'1-{count}'}{layout_text}{decided}: {tally.text()}")
     if rules.face_down_rows:
         click.echo(THOUGHTFUL)
@@ -503,8 +522,10 @@ def _print_progress(progress: Progress) -> None:
 def _json_move(move, text: str) -> dict:
     if move.is_redeal:
         return {"from": "redeal", "to": "redeal", "cards": 0, "text": text}
+    back = {"foundation": -move.source} if move.source < 0 else {}  # which, from 1 (two decks: a suit's two)
     return {
         "from": "foundation" if move.source < 0 else move.source + 1,
+        **back,
         "to": "foundation" if move.target is None else move.target + 1,
         "cards": move.count,
         "text": text,

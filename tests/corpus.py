@@ -28,7 +28,7 @@ from pathlib import Path
 from solver.game.board import Board
 from solver.game.deals import random_deal
 from solver.game.engine import reference_search
-from solver.game.rules import GAMES, UNLIMITED, Rules, with_worrying_back
+from solver.game.rules import GAMES, PYSOLFC_UNSUPPORTED, UNLIMITED, Rules, with_pysolfc, with_worrying_back
 
 FILE = Path(__file__).with_name("corpus.txt")
 SIZES = [(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (5, 5), (6, 4)]  # (ranks, piles)
@@ -50,6 +50,19 @@ WORRY_SIZES = {
     "good-measure": [(3, 3), (3, 4), (4, 3), (4, 4)],
     "spanish-patience-ii": [(3, 3)],
 }
+# PySolFC's rules (``with_pysolfc``): cards come back from the foundations, so small deals have more
+# positions; where spaces take a card, or the tableau builds both ways, fewer cards still.
+PYSOLFC = [g for g in GAMES if g not in PYSOLFC_UNSUPPORTED]
+PYSOLFC_SIZES = {
+    g: [(4, 2), (5, 2)]
+    if GAMES[g].both_ways and GAMES[g].empty_pile == "any"
+    else [(4, 2), (5, 2), (4, 3)]
+    if GAMES[g].both_ways
+    else [(3, 3), (3, 4), (4, 2)]
+    if GAMES[g].empty_pile != "none" or GAMES[g].decks > 1
+    else [(3, 3), (3, 4), (4, 3), (4, 4)]
+    for g in PYSOLFC
+}
 MANY_PILES = [(7, 17), (8, 20), (8, 32)]  # rules files may ask for up to 32 piles
 LARGER = {"good-measure": (7, 5), "bakers-dozen": (6, 5)}  # where lost deals need a real search
 WON, LOST, TOO_LARGE = "W", "L", "-"  # a verdict; TOO_LARGE: past the set's limit for the reference
@@ -62,9 +75,12 @@ class Deal:
     won: bool
 
 
-def _cycled(game: str, seed: str, count: int, sizes: list[tuple[int, int]], worry: bool = False, spent=False):
-    """``spent``: each deal with no redeal left (where redeals never run out, the game without them)."""
-    rules = with_worrying_back(GAMES[game]) if worry else GAMES[game]
+def _cycled(
+    game: str, seed: str, count: int, sizes: list[tuple[int, int]], worry: bool = False, spent=False, pysolfc=False
+):
+    """``spent``: each deal with no redeal left (where redeals never run out, the game without them);
+    ``pysolfc``: under PySolFC's rules."""
+    rules = with_worrying_back(GAMES[game]) if worry else with_pysolfc(GAMES[game]) if pysolfc else GAMES[game]
     if spent and rules.redeals == UNLIMITED:
         rules = replace(rules, redeals=0)
     rng = random.Random(seed)
@@ -111,6 +127,16 @@ SETS: dict[str, tuple[Callable[[], object], int | None]] = {
         for g in ("bakers-dozen", "good-measure")  # where spaces take nothing: piles are told apart
     },
     **{f"larger/{g}": (lambda g=g: _cycled(g, f"corpus-larger-{g}", 100, [LARGER[g]]), 300_000) for g in LARGER},
+    **{
+        f"pysolfc/{g}": (lambda g=g: _cycled(g, f"corpus-pysolfc-{g}", 150, PYSOLFC_SIZES[g], pysolfc=True), 30_000)
+        for g in PYSOLFC
+    },
+    # The same deals under the rules' own game: where PySolFC's rules win a deal these lose, a winning line
+    # must take a card back (or move a run, in Ripple Fan).
+    **{
+        f"pysolfc-strict/{g}": (lambda g=g: _cycled(g, f"corpus-pysolfc-{g}", 150, PYSOLFC_SIZES[g]), 30_000)
+        for g in PYSOLFC
+    },
     "variants": (lambda: _variants(300), 20_000),
 }
 

@@ -412,8 +412,15 @@ def kernel_moves_plainly(board: Board, rules: Rules) -> set[Move]:
     """The moves ``generate_moves`` writes, as its docstring and the module text say: every legal move while
     a redeal is left; once none is, all but (1) a move into an empty pile other than the first, or one that
     empties the pile it comes from (the same position up to pile order), (2) with two decks, a move from or
-    onto a pile that an earlier pile equals card for card (its "twin"), (3) the lone-card rule's."""
-    legal = set(legal_moves(board, rules))
+    onto a pile that an earlier pile equals card for card (its "twin"), (3) the lone-card rule's.  And
+    always, with two decks, a card back from a suit's lower foundation where the higher one shows the same
+    card: it comes from the higher one, to the same position (solver/kernels/position.py, ``apply_move``)."""
+    tops = board.foundations
+    legal = {
+        m
+        for m in legal_moves(board, rules)
+        if not (not m.is_redeal and m.source <= -5 and tops[-1 - m.source] == tops[-1 - m.source - 4])
+    }
     if board.redeals != 0:
         return legal
     piles = board.piles

@@ -14,7 +14,7 @@ same corpus in test_beam.py and test_walks.py.)
 import random
 
 import pytest
-from corpus import SPENT, deals  # SPENT: the games with redeals whose spent sets the corpus has
+from corpus import PYSOLFC, SPENT, deals, verdicts  # SPENT: games with redeals whose spent sets it has
 from harness import check_agreement
 
 from solver.game.deals import random_deal
@@ -153,3 +153,27 @@ def test_alternate_colour_games_use_their_rules(game):
     rules = GAMES[game]
     assert (runs >= 20) == rules.sequence_moves and (into_spaces >= 5) == rules.runs_into_spaces, (runs, into_spaces)
     assert (turned >= 100) == bool(rules.face_down_rows), turned
+
+
+@pytest.mark.parametrize("game", PYSOLFC)
+def test_pysolfc_rules_agree_with_reference_search(game):
+    """PySolFC's rules (solver.game.rules.with_pysolfc): a card back from every foundation but
+    Indefatigable's, Ripple Fan's runs; no safe moves, no lone-card rule, up cards as hosts in the dead
+    test.  Still exact; and the deals these rules win where RULES.md's lose are won by taking a card back
+    (or, in Ripple Fan, by moving a run)."""
+    corpus = deals(f"pysolfc/{game}")
+    counts = check_agreement(corpus)
+    assert counts[WON] >= 20 and counts[LOST] >= 5, counts
+    ours, strict = verdicts(f"pysolfc/{game}"), verdicts(f"pysolfc-strict/{game}")
+    results = dict(zip([i for i, v in enumerate(ours) if v != "-"], counts["results"], strict=True))
+    gained = [results[i] for i in results if ours[i] == "W" and strict[i] == "L"]
+    assert not any(ours[i] == "L" and strict[i] == "W" for i in results)  # more moves never lose a deal
+    for result in gained:
+        assert any((m.source < 0 and not m.is_redeal) or m.count > 1 for m in result.moves), result.moves
+    assert len(gained) >= GAINED.get(game, 0), len(gained)
+
+
+# Where the corpus's small deals are won by PySolFC's rules and lost by RULES.md's (elsewhere none or few are:
+# building by rank or colour, a card back rarely helps, and Portuguese Solitaire's gains are past the
+# reference's limit).
+GAINED = {"cruel": 10, "perseverance": 5, "royal-family": 2}

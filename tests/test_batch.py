@@ -284,6 +284,20 @@ def test_winrate_on_pysolfc_s_own_layouts(tmp_path):
     assert refused.exit_code == 2 and "other layout" in refused.output
 
 
+def test_winrate_under_pysolfc_s_rules(tmp_path):
+    """``--pysolfc``: PySolFC's rules and layouts; the records name the rules (Cruel 924 is won only there),
+    and a run under the rules' own game cannot add to the file."""
+    out = tmp_path / "cruel.jsonl"
+    args = ["winrate", "-g", "cruel", "-d", "923-924", "-t", "30", "--no-progress", "-o", str(out), "-j", "1"]
+    result = CliRunner().invoke(main, [*args, "--pysolfc"])
+    assert result.exit_code == 0, result.output
+    assert "Cruel (PySolFC's rules), deals 923-924: " in result.output
+    records = read_records(out)
+    assert [(r["game"], r["layout"], r["verdict"]) for r in records] == [("cruel-pysolfc", "pysolfc", "won")] * 2
+    refused = CliRunner().invoke(main, args)
+    assert refused.exit_code == 2 and "holds records of cruel-pysolfc, not of cruel" in refused.output
+
+
 def test_a_batch_records_raw_lines_unless_asked_to_shorten_them(tmp_path):
     """Shortening a line changes its length, never the verdict; a batch skips it unless asked (it took 80% of
     an easy deal's time), and each record says which it did."""

@@ -9,7 +9,7 @@ from solver.cli import main
 from solver.game.board import parse_board
 from solver.game.deals import deal, pysolfc_layout
 from solver.game.engine import REDEAL, Move, is_solution
-from solver.game.rules import GAMES, with_worrying_back
+from solver.game.rules import GAMES, with_pysolfc, with_worrying_back
 
 
 def run(*args, stdin=None):
@@ -22,7 +22,8 @@ def record_moves(record: dict) -> list[Move]:
     def move(m: dict) -> Move:
         if m["from"] == "redeal":
             return REDEAL
-        return Move(m["from"] - 1, None if m["to"] == "foundation" else m["to"] - 1, m["cards"])
+        source = -m["foundation"] if m["from"] == "foundation" else m["from"] - 1
+        return Move(source, None if m["to"] == "foundation" else m["to"] - 1, m["cards"])
 
     return [move(m) for m in record["moves"]]
 
@@ -203,3 +204,40 @@ def test_two_deck_games_solve_from_a_board_file_and_replay(game, tmp_path):
     assert is_solution(board, record_moves(record), rules)
     text = run("solve", "-g", game, "-d", "4").output
     assert ("Foundations: AC AC AD AD AH AH AS AS" in text) == (game == "unusual")
+
+
+def test_pysolfc_s_rules_on_request():
+    """``--pysolfc``: PySolFC's rules on PySolFC's layout; the record names both, and its line replays under
+    PySolFC's rules."""
+    record = json.loads(run("solve", "-g", "cruel", "-d", "7", "--json", "--pysolfc").output)
+    assert record["game"] == "cruel-pysolfc" and record["layout"] == "pysolfc" and record["verdict"] == "won"
+    rules = with_pysolfc(GAMES["cruel"])
+    assert parse_board(record["board"]) == pysolfc_layout(rules, 7)
+    assert is_solution(pysolfc_layout(rules, 7), record_moves(record), rules)
+    out = run("solve", "-g", "ripple-fan", "-d", "3", "--pysolfc")
+    assert out.exit_code == 0 and "Ripple Fan (PySolFC's rules)" in out.output and "runs move as a unit" in out.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-g", "spanish-patience"], "builds its foundations up by alternate colour in any suit"),
+        (["-g", "cruel", "--worrying-back"], "give at most one of --pysolfc and --worrying-back"),
+    ],
+)
+def test_pysolfc_s_rules_refused_where_they_cannot_be_played(args, message):
+    out = run("solve", "-d", "1", "--pysolfc", *args)
+    assert out.exit_code == 2 and message in out.output and "Traceback" not in out.output, out.output
+
+
+def test_a_deal_lost_by_the_rules_won_in_pysolfc_by_a_card_back_from_its_foundation():
+    """Cruel 924 is lost under RULES.md, where cards stay up; PySolFC lets one come back, and wins.  The
+    JSON names the foundation it came from, and the line replays."""
+    strict = json.loads(run("solve", "-g", "cruel", "-d", "924", "--json").output)
+    assert strict["verdict"] == "lost"
+    record = json.loads(run("solve", "-g", "cruel", "-d", "924", "--json", "--pysolfc").output)
+    backs = [m for m in record["moves"] if m["from"] == "foundation"]
+    assert record["verdict"] == "won" and backs and all(1 <= m["foundation"] <= 4 for m in backs)
+    assert all(" from foundation onto " in m["text"] for m in backs)
+    rules = with_pysolfc(GAMES["cruel"])
+    assert is_solution(pysolfc_layout(rules, 924), record_moves(record), rules)

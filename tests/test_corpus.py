@@ -14,6 +14,7 @@ SAMPLE_EVERY = 50  # deals of each set searched again (about 100 in all)
 
 # The sets whose sample takes the reference search seconds: the full suite searches them again.
 LONG = ["variants", "worry/spanish-patience-ii", "larger/good-measure"]
+LONG += [f"pysolfc/{g}" for g in ("portuguese-solitaire", "spanish-patience-ii", "castles-in-spain", "martha")]
 
 
 @pytest.mark.parametrize("name", fast_sample(list(SETS), [name for name in SETS if name not in LONG]))

@@ -16,7 +16,7 @@ from solver.game.engine import (
     redealt,
     replay,
 )
-from solver.game.rules import GAMES, UNLIMITED
+from solver.game.rules import GAMES, UNLIMITED, UnsupportedPysolfcError, with_pysolfc
 
 BD, SP, PS = GAMES["bakers-dozen"], GAMES["spanish-patience"], GAMES["portuguese-solitaire"]
 # A 2-rank deck: the 2s play the King.
@@ -180,3 +180,68 @@ def test_martha_moves_any_run_onto_a_card_but_one_card_into_a_space():
     moves = legal_moves(board, martha)
     assert Move(0, 3, 2) in moves and Move(0, 1, 3) in moves  # onto 4D, onto 5C: any run, with one space
     assert Move(0, 2) in moves and Move(0, 2, 2) not in moves  # a space takes one card
+
+
+# PySolFC's rules (``with_pysolfc``; docs/pysolfc.md has the classes and lines they come from).
+
+
+def test_pysolfc_lets_every_foundation_but_indefatigable_s_give_cards_back():
+    for name, rules in GAMES.items():
+        if name == "spanish-patience":
+            with pytest.raises(UnsupportedPysolfcError, match="alternate colour in any suit"):
+                with_pysolfc(rules)
+            continue
+        pysolfc = with_pysolfc(rules)
+        assert pysolfc.worrying_back == (name != "indefatigable"), name
+        assert pysolfc.sequence_moves == (rules.sequence_moves or name == "ripple-fan"), name
+        assert pysolfc.name == f"{name}-pysolfc" and pysolfc.digest() != rules.digest()
+        assert (pysolfc.piles, pysolfc.build, pysolfc.empty_pile, pysolfc.redeals) == (
+            rules.piles, rules.build, rules.empty_pile, rules.redeals
+        )  # fmt: skip
+    with pytest.raises(UnsupportedPysolfcError, match="fifteen named games"):
+        with_pysolfc(GAMES["bakers-dozen"].reduced(ranks=5, piles=4))
+
+
+def test_pysolfc_cruel_takes_an_ace_back_and_then_redeals_five_cards_to_the_first_pile():
+    """The Aces dealt to Cruel's foundations come back too, each onto the 2 of its suit; a redeal then has
+    4P + 1 cards, and Cruel_Talon gives the first pile five, cut from the talon's packets of four."""
+    rules = with_pysolfc(GAMES["cruel"]).reduced(ranks=3, piles=2)
+    board = parse_board("Foundations: C-A D-A H-A S-A\n3C 3D 3H 2C\n2D 2H 3S 2S", rules).validate(rules)
+    backs = {m for m in legal_moves(board, rules) if m.source < 0 and not m.is_redeal}
+    assert backs == {Move(-1, 0), Move(-4, 1)}  # AC onto 2C, AS onto 2S; AD's 2 is covered, AH's too
+    assert describe_move(board, Move(-1, 0)) == "AC from foundation onto 2C (pile 1)"
+    back = apply_move(board, Move(-1, 0), rules)
+    assert back.foundations == (0, 1, 1, 1) and back.piles[0][-1] == parse_card("AC")
+    cards = "3D 3H 2C AC 2H", "3S 2S 3C 2D"
+    assert apply_move(back, REDEAL, rules).piles == tuple(tuple(map(parse_card, p.split())) for p in cards)
+    strict = GAMES["cruel"].reduced(ranks=3, piles=2)
+    assert not any(m.source < 0 and not m.is_redeal for m in legal_moves(board, strict))
+
+
+def test_pysolfc_redeal_of_more_than_four_a_pile_scrambles_the_cut():
+    """Cruel_Talon.dealCards with more cards than four a pile (as PySolFC's own code does it, run apart)."""
+    assert redealt(((1, 2, 3, 4, 5), (6, 7, 8, 9, 10), (11, 12, 13, 14))) == (
+        (2, 3, 4, 5, 8), (9, 10, 1, 13, 14), (6, 7, 11, 12)
+    )  # fmt: skip
+    assert redealt(((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12, 13, 14))) == (
+        (1, 2, 3, 4, 5), (6, 7, 8, 11, 12), (13, 14, 9, 10)
+    )  # fmt: skip
+
+
+def test_pysolfc_royal_family_gives_back_its_kings_into_a_space_and_builds_both_ways():
+    rules = with_pysolfc(GAMES["royal-family"]).reduced(ranks=2, piles=2)
+    board = parse_board("Foundations: C-2 D-2 H-2 S-A\n-\nAC AD AH", rules).validate(rules)
+    backs = {m for m in legal_moves(board, rules) if m.source < 0 and not m.is_redeal}
+    # AS (the spades foundation builds down from its King, 2 here) into the space; each 2 (a King) into the
+    # space, and the black ones onto AH (up by alternate colour).
+    assert backs == {Move(-4, 0), Move(-1, 0), Move(-2, 0), Move(-3, 0), Move(-1, 1)}
+    assert apply_move(board, Move(-4, 0), rules).foundations == (2, 2, 2, 2)
+    assert apply_move(board, Move(-1, 1), rules).foundations == (0, 2, 2, 1)
+
+
+def test_pysolfc_two_decks_give_back_from_either_foundation_of_a_suit_alike():
+    rules = with_pysolfc(GAMES["bakers-dozen-2-decks"]).reduced(ranks=2, piles=4)
+    board = parse_board("Foundations: C-A C-A\n2C AD 2D AH\n2H AS 2S 2C\nAD 2D AH 2H\nAS 2S", rules).validate(rules)
+    assert {Move(-1, 1), Move(-5, 1)} <= set(legal_moves(board, rules))  # an Ace of clubs onto 2C
+    assert apply_move(board, Move(-1, 1), rules) == apply_move(board, Move(-5, 1), rules)
+    assert apply_move(board, Move(-1, 1), rules).foundations == (1, 0, 0, 0, 0, 0, 0, 0)

@@ -218,7 +218,6 @@ def test_rules_file_messages():
         "piles = 'ten'": "piles = 'ten': must be a whole number from 1 to 32",
         "redeals = 2": "redeals: a variant has no redeals; redeals come with the named games only",
         "base = 'royal-family'\nempty_pile = 'king'": "an empty pile that takes only a King needs",
-        "base = 'castles-in-spain'\nworrying_back = true": "worrying back is supported only in games that build by",
         "face_down_rows = [0, 'x']": "face_down_rows = [0, 'x']: must be a list of distinct row numbers",
         "base = 'cruel'\nface_down_rows = [0]": "face-down cards in a game with redeals are not supported",
         "base = 'cruel'\nfounded = 2\ndeal_style = 'bases-last'": 'deal_style "bases-last" with founded = 2',

@@ -13,13 +13,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from corpus import SPENT, boards
+from corpus import PYSOLFC, SPENT, boards
 from harness import KernelPosition
 
 from solver.game.board import Board
 from solver.game.cards import rank_of
+from solver.game.deals import deal, pysolfc_layout
 from solver.game.engine import Move, apply_move, legal_moves
-from solver.game.rules import GAMES, UNLIMITED
+from solver.game.rules import GAMES, UNLIMITED, with_pysolfc
 from solver.kernels import position as P
 from solver.search.arrays import down_mask, engine_move, kernel_card, position_keys, state_arrays
 
@@ -27,13 +28,26 @@ FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].red
 
 
 def _has_twin_before(board: Board, p: int | None) -> bool:
-    return p is not None and board.piles[p] in board.piles[:p]
+    return p is not None and p >= 0 and board.piles[p] in board.piles[:p]
+
+
+def _same_as_another(board: Board, move: Move) -> bool:
+    """A card back from a suit's lower foundation where the higher shows the same card: the kernel plays it
+    from the higher one, to the same position (position.py, ``apply_move``)."""
+    index = -1 - move.source
+    if move.is_redeal or move.source >= 0 or index < 4:
+        return False
+    return board.foundations[index] == board.foundations[index - 4]
 
 
 def _pruned_ok(board: Board, move: Move, rules) -> bool:
     """Whether the kernel may leave out this legal move once no redeal is left (moves.py)."""
+    if _same_as_another(board, move):
+        return True
     if rules.decks > 1 and (_has_twin_before(board, move.source) or _has_twin_before(board, move.target)):
         return True  # two decks: a move from or onto a pile that an earlier one equals, card for card
+    if move.source < 0:  # back from a foundation: into the first empty pile only
+        return not board.piles[move.target] and move.target != board.piles.index(())
     if move.target is None:
         return False
     if board.piles[move.target]:  # onto a card: only the lone-card rule drops such a move
@@ -54,8 +68,29 @@ def _walks(game: str, count: int):
 
 @pytest.mark.parametrize("game", FAMILY)
 def test_kernel_moves_are_the_engine_s_and_play_alike(game):
-    checked = redeals = runs = turned = 0
-    for rules, board, rng in _walks(game, 60):
+    checked, redeals, runs, turned, _ = _compare_walks(_walks(game, 60))
+    rules = GAMES[game]
+    assert checked > 600 and (redeals > 20 or not rules.redeals), (checked, redeals)
+    assert turned > 20 or not rules.face_down_rows, turned
+    assert runs > 20 or not GAMES[game].sequence_moves, runs  # positions where a run may move
+
+
+@pytest.mark.parametrize("game", PYSOLFC)
+def test_kernel_moves_under_pysolfc_rules_are_the_engine_s(game):
+    """Under PySolFC's rules (cards back from every foundation, Ripple Fan's runs) too, cards come back."""
+    rng = random.Random(f"kernel-moves-pysolfc-{game}")
+    checked, redeals, runs, _, worried = _compare_walks((r, b, rng) for r, b in boards(f"pysolfc/{game}")[:60])
+    rules = boards(f"pysolfc/{game}")[0][0]
+    assert checked > 300 and (redeals > 20 or not rules.redeals), (checked, redeals)
+    assert (worried > 20) == rules.worrying_back, worried
+    assert runs > 10 or not rules.sequence_moves, runs
+
+
+def _compare_walks(walks) -> tuple[int, int, int, int, int]:
+    """Walk at random, checking the kernel's moves against the engine's at each step; the positions checked,
+    and the redeals, positions with a run to move, cards turned up and cards back from a foundation met."""
+    checked = redeals = runs = turned = worried = 0
+    for rules, board, rng in walks:
         k = KernelPosition(board, rules)
         for _ in range(30):
             assert k.engine_board() == board
@@ -65,7 +100,7 @@ def test_kernel_moves_are_the_engine_s_and_play_alike(game):
             legal = set(legal_moves(board, rules))
             assert kernel <= legal, (kernel - legal, board.to_text())
             if board.redeals != 0:
-                assert kernel == legal, (legal - kernel, board.to_text())
+                assert kernel == {m for m in legal if not _same_as_another(board, m)}, (legal - kernel, board.to_text())
             else:
                 assert all(_pruned_ok(board, m, rules) for m in legal - kernel), (legal - kernel, board.to_text())
             checked += 1
@@ -83,11 +118,9 @@ def test_kernel_moves_are_the_engine_s_and_play_alike(game):
             k.play(src, dst)
             redeals += move.is_redeal
             turned += len(child.down) < len(board.down)
+            worried += move.source < 0 and not move.is_redeal
             board = child
-    rules = GAMES[game]
-    assert checked > 600 and (redeals > 20 or not rules.redeals), (checked, redeals)
-    assert turned > 20 or not rules.face_down_rows, turned
-    assert runs > 20 or not GAMES[game].sequence_moves, runs  # positions where a run may move
+    return checked, redeals, runs, turned, worried
 
 
 @pytest.mark.parametrize("game", FAMILY)
@@ -124,3 +157,28 @@ def test_keys_tell_a_face_down_card_from_a_face_up_one(game):
     turned_up = replace(board, down=board.down - {min(board.down)})
     keys = [list(P.position_hash(piles, heights, zob, 0, down_mask(b, rules))) for b in (board, turned_up)]
     assert board.down and keys[0] != keys[1]
+
+
+@pytest.mark.parametrize("pysolfc", [False, True])
+def test_royal_family_s_tall_piles_fit_the_kernel_s_rows(pysolfc):
+    """Up or down by colour a pile may zigzag (QC JD QS JH TC 9D ...) far past a run of the deck's ranks:
+    walks that heap cards onto the tallest pile stay within the kernel's rows (search/arrays.py,
+    ``pile_room``; numba checks no bounds), and kernel and engine agree all the way."""
+    rules = with_pysolfc(GAMES["royal-family"]) if pysolfc else GAMES["royal-family"]
+    rng, tallest = random.Random("tall-piles"), 0
+    for number in range(1, 41):
+        board = pysolfc_layout(rules, number) if pysolfc else deal(rules, number)
+        k = KernelPosition(board, rules)
+        for _ in range(300):
+            moves = [(s, d) for s, d in k.moves() if s != P.REDEAL]
+            if not moves:
+                break
+            onto = [(s, d) for s, d in moves if d >= 0 and k.heights[d] == k.heights.max()]
+            src, dst = rng.choice(onto if onto and rng.random() < 0.7 else moves)
+            move = engine_move(src, dst)
+            k.play(src, dst)
+            board = apply_move(board, move, rules)
+            assert k.engine_board() == board, (number, move)
+            assert k.board.shape[1] > max(len(p) for p in board.piles)
+            tallest = max(tallest, max(len(p) for p in board.piles))
+    assert tallest > 4 + rules.ranks + 1, tallest  # past the rows a deck's ranks would give

@@ -28,7 +28,8 @@ class Move:
     foundation when ``target`` is None; or a redeal (:data:`REDEAL`).
 
     Piles are numbered from 0 here; text shows them from 1.  With worrying
-    back, a negative ``source`` -1-s is the foundation of suit s.
+    back, a negative ``source`` -1-f is foundation f (``Board.foundations[f]``:
+    suit f % 4; with two decks a suit's higher foundation first).
     """
 
     source: int
@@ -45,8 +46,8 @@ REDEAL = Move(REDEAL_SOURCE)
 
 def _moving_cards(board: Board, move: Move) -> tuple[int, ...]:
     if move.source < 0:
-        suit = -1 - move.source
-        return (make_card(board.foundations[suit], suit),)
+        index = -1 - move.source
+        return (make_card(board.foundations[index], index % 4),)
     return board.piles[move.source][-move.count :]
 
 
@@ -103,8 +104,10 @@ def is_legal(board: Board, move: Move, rules: Rules) -> bool:
     if move.is_redeal:
         return board.redeals != 0 and move.target is None and move.count == 1
     if move.source < 0:  # worrying back: a foundation's top card onto a pile
-        suit = -1 - move.source
-        if not rules.worrying_back or suit > 3 or board.foundations[suit] == 0 or move.target is None:
+        index = -1 - move.source
+        if not rules.worrying_back or index >= len(board.foundations) or move.target is None:
+            return False
+        if board.foundations[index] == 0:
             return False
         if not 0 <= move.target < len(board.piles) or move.count != 1:
             return False
@@ -147,7 +150,7 @@ def _longest_run(board: Board, source: int, rules: Rules) -> int:
 def legal_moves(board: Board, rules: Rules) -> list[Move]:
     check_supported(rules)
     moves = []
-    foundations = range(-4, 0) if rules.worrying_back else []
+    foundations = range(-len(board.foundations), 0) if rules.worrying_back else []
     for source in [*foundations, *range(len(board.piles))]:
         for count in range(1, _longest_run(board, source, rules) + 1):
             for target in [None, *range(len(board.piles))]:
@@ -170,7 +173,8 @@ def apply_move(board: Board, move: Move, rules: Rules) -> Board:
     cards = _moving_cards(board, move)
     foundations = list(board.foundations)
     if move.source < 0:
-        foundations[suit_of(cards[0])] -= 1  # worrying back: only where foundations build up
+        index = -1 - move.source
+        foundations[index] = rules.previous_on_foundation(foundations[index])
     else:
         piles[move.source] = piles[move.source][: -move.count]
         uncovered = piles[move.source][-1:]

@@ -139,8 +139,6 @@ def layers_apply(rules: Rules) -> bool:
 
 def unsupported(rules: Rules) -> str:
     """Why the solver cannot decide ``rules`` at all, or "" when it can."""
-    if not cards_stay_up(rules) and not (rules.build == BUILD_RANK and single_cards(rules) and never_redeals(rules)):
-        return "worrying back is supported only in games that build by rank, one card at a time, with no redeal"
     if (rules.runs_by_spaces or rules.runs_into_spaces) and single_cards(rules):
         return "runs_by_spaces and runs_into_spaces need sequence_moves"
     if not all_face_up(rules) and not never_redeals(rules):
@@ -155,7 +153,6 @@ def unsupported(rules: Rules) -> str:
         rules.build == BUILD_ALTERNATE
         or rules.both_ways
         or not single_cards(rules)
-        or not cards_stay_up(rules)
         or rules.foundations_down
         or not all_face_up(rules)
     ):

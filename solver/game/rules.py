@@ -90,6 +90,7 @@ class Rules:
     ranks: int = 13
     decks: int = 1  # two: every card twice, and two foundations per suit (Unusual, Baker's Dozen (2 decks))
     worrying_back: bool = False  # a foundation's top card may come back to the tableau
+    pysolfc: bool = False  # the game as PySolFC plays it (``with_pysolfc``), not as ../shared/RULES.md states it
     deal_style: str = DEAL_BAKERS
 
     @property
@@ -157,6 +158,11 @@ class Rules:
         if top == 0:
             return self.base_rank
         following = top - 1 if self.foundations_down else top + 1
+        return following if 1 <= following <= self.ranks else 0
+
+    def previous_on_foundation(self, top: int) -> int:
+        """The top rank of a foundation whose top card (of rank ``top``) has come back (0: empty)."""
+        following = top + 1 if self.foundations_down else top - 1
         return following if 1 <= following <= self.ranks else 0
 
     def founded_ranks(self, top: int) -> range:
@@ -378,6 +384,46 @@ def with_worrying_back(rules: Rules) -> Rules:
         return rules
     return replace(
         rules, name=f"{rules.name}-worrying-back", title=f"{rules.title} (worrying back)", worrying_back=True
+    )
+
+
+# How PySolFC plays each game where it differs from ../shared/RULES.md, read from PySolFC's sources
+# (pysollib/games/bakersdozen.py and pysollib/stack.py at commit 7a3d146; PYSOLFC.md has the classes and lines).
+# Every game but Indefatigable lets a foundation's top card come back: foundations inherit OpenStack's
+# max_move=1 (stack.py 2188-2190, 2363-2366), and only Indefatigable wraps its SS_FoundationStack with
+# max_move=0 (bakersdozen.py 347).  Ripple Fan's rows are plain SS_RowStacks, which move runs of any
+# length (SequenceRowStack's max_move=999999, stack.py 2646-2648; bakersdozen.py 406-407).
+PYSOLFC_CHANGES: dict[str, dict[str, object]] = {
+    **{name: {"worrying_back": True} for name in GAMES if name != "indefatigable"},
+    "ripple-fan": {"worrying_back": True, "sequence_moves": True},
+}
+# PySolFC's Spanish Patience (game 85) is another game: its foundations build up by alternate colour in any
+# suit from their Aces (AC_FoundationStack, bakersdozen.py 171), a card may pass from one foundation to
+# another, and an empty pile takes nothing.  The solver's positions keep foundations by suit.
+PYSOLFC_UNSUPPORTED = {
+    "spanish-patience": "PySolFC's Spanish Patience builds its foundations up by alternate colour in any suit "
+    "(AC_FoundationStack), which the solver does not model: only the rules' Spanish Patience can be solved",
+}
+
+
+class UnsupportedPysolfcError(ValueError):
+    """A game whose PySolFC rules the solver cannot play."""
+
+
+def with_pysolfc(rules: Rules) -> Rules:
+    """The game as PySolFC plays it (PYSOLFC_CHANGES); a rules file's variant or an unknown game is refused."""
+    if rules.pysolfc:
+        return rules
+    if rules.name in PYSOLFC_UNSUPPORTED:
+        raise UnsupportedPysolfcError(PYSOLFC_UNSUPPORTED[rules.name])
+    if GAMES.get(rules.name) != rules:
+        raise UnsupportedPysolfcError(f"{rules.title}: PySolFC's rules exist only for the fifteen named games")
+    return replace(
+        rules,
+        name=f"{rules.name}-pysolfc",
+        title=f"{rules.title} (PySolFC's rules)",
+        pysolfc=True,
+        **PYSOLFC_CHANGES.get(rules.name, {}),
     )
 
 

@@ -1,8 +1,8 @@
 """The numbers the kernels and their drivers (:mod:`solver.search`) agree on.
 
 Rule codes (what an empty pile takes, how the tableau builds), move codes (a
-kernel move is a pair of small integers: a source pile, ``WORRY + suit`` for a
-card coming back from its foundation, ``p + SEQUENCE * (n - 1)`` for the top n
+kernel move is a pair of small integers: a source pile, ``WORRY + f`` for a
+card coming back from foundation f, ``p + SEQUENCE * (n - 1)`` for the top n
 cards of pile p moving as a unit, or ``REDEAL``; a target pile, or
 ``FOUNDATION``), the one status enum
 that every kernel returns, and the ``meta`` slots that carry a depth-first
@@ -24,7 +24,7 @@ BUILD_RANK, BUILD_SUIT, BUILD_ALTERNATE = 0, 1, 2  # how the tableau builds: by 
 UNLIMITED = -1  # redeals left, when they never run out
 SAFE_OFF, SAFE_LOW, SAFE_SUIT, SAFE_NO_HOSTS, SAFE_ALTERNATE = 0, 1, 2, 3, 4  # the safe-move rules (safe_moves.py)
 FOUNDATION = -1  # the target of a move to the foundations, in the kernels' moves
-WORRY = 100  # source WORRY + s: the top card of suit s's foundation comes back (worrying back)
+WORRY = 100  # source WORRY + f: the top card of foundation f comes back (worrying back)
 REDEAL = 200  # source of a redeal (its target is 0)
 SEQUENCE = 1000  # source p + SEQUENCE * (n - 1): the top n cards of pile p move as a unit
 BOTTOM = 52  # hash row BOTTOM + p: the "card beneath" the bottom card of pile p
@@ -49,8 +49,8 @@ META_SIZE = 15
 # Per pile: up to 13 run lengths, each with at most 4 hosts (rank building; 2 both ways in suit or colour;
 # two decks: 8 hosts, but single cards only),
 # or a single card into every empty pile (while redeals are left), or to its foundation.  Then worrying
-# back (4 suits x (4 hosts + a space)) and a redeal.
-MAX_MOVES_PER_NODE = MAX_PILES * (13 * 4 + MAX_PILES + 1) + 4 * (4 + 1) + 1
+# back (each of 8 foundations onto at most every pile) and a redeal.
+MAX_MOVES_PER_NODE = MAX_PILES * (13 * 4 + MAX_PILES + 1) + 8 * MAX_PILES + 1
 
 # Regions of the int32 scratch array: relaxed_dead's (dead.py: per pile, per rank 0..15, per suit,
 # per rank, per card, per card), then generate_moves's (moves.py: per pile, per pile, per move), then a

@@ -122,9 +122,11 @@ def relaxed_dead(board, heights, found, rules, scratch):
     remaining = 0
     for suit in range(4):
         scratch[S_FOUND + suit] = found[suit]  # two decks: the higher of the suit's two foundations
-        if worry:  # a card that is up may come back and host
-            for rank in range(1, found[suit] + 1):
+    if worry:  # a card that is up may come back and host: it counts as one that has left its pile
+        for f in range(found.shape[0]):
+            for rank in range(1, found[f] + 1):
                 scratch[S_HAVE + rank] = 1
+                scratch[S_FREE + (rank - 1) * 4 + f % 4] += 1
     for p in range(piles):
         scratch[S_LEFT + p] = heights[p]
         remaining += heights[p]

@@ -172,17 +172,20 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
                     scratch[S_SORT + n - start] = _order_key(moved, src_need, 0, noise)
                     n += 1
     if worry:  # last in the order: a card that is up is rarely needed back
-        for suit in range(4):
-            if found[suit] == 0:
+        for f in range(found.shape[0]):
+            rank = found[f]
+            # Two decks: a suit's lower foundation only where its top is another rank than the higher's (else
+            # the same card comes back to the same position: position.py, ``apply_move``).
+            if rank == 0 or (f >= 4 and rank == found[f - 4]):
                 continue
-            rank = found[suit]
+            card = (rank - 1) * 4 + f % 4
             for q in range(piles):
                 if heights[q] > 0:
-                    fits = board[q, heights[q] - 1] // 4 + 1 == rank + 1
-                else:
-                    fits = q == first_empty and space_takes(rank, nranks, empty_rule)
+                    fits = scratch[S_TWIN + q] == 0 and builds_on(board[q, heights[q] - 1], card, build, both_ways)
+                else:  # into the first empty pile, or any while a redeal is left (the order of piles counts)
+                    fits = (q == first_empty or redeals != 0) and space_takes(rank, nranks, empty_rule)
                 if fits:
-                    out_src[n] = WORRY + suit
+                    out_src[n] = WORRY + f
                     out_dst[n] = q
                     scratch[S_SORT + n - start] = 1 << 20
                     n += 1

@@ -211,9 +211,11 @@ def apply_move(board, heights, found, zob, keys, meta, src, dst):
         card = _move_run(board, heights, zob, keys, src % SEQUENCE, dst, src // SEQUENCE + 1)
         return card + _turn_up_top(board, heights, zob, keys, meta, src % SEQUENCE)
     if src >= WORRY:
-        suit = src - WORRY
-        card = (found[suit] - 1) * 4 + suit
-        found[suit] -= 1
+        f = src - WORRY  # a foundation; two decks: a suit's higher one first (found[s] >= found[4 + s])
+        if f < 4 and found.shape[0] > 4 and found[f] == found[f + 4]:
+            f += 4  # the same card from the lower one keeps the higher one the higher
+        card = (found[f] - 1) * 4 + f % 4
+        found[f] -= 1
         meta[M_IN_PLAY] += 1
         _drop(board, heights, zob, keys, dst, card)
         return card
@@ -238,7 +240,7 @@ def undo_move(board, heights, found, zob, keys, meta, src, dst, card):
         return
     if src >= WORRY:
         _lift(board, heights, zob, keys, dst)
-        found[card % 4] += 1
+        found[_taking(found, card)] += 1  # back where it came from: the foundation that takes it, as it was
         meta[M_IN_PLAY] -= 1
         return
     if dst == FOUNDATION:
