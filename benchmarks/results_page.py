@@ -55,9 +55,13 @@ class Row:
     absent: str = "not run yet"  # what the row says while its main file does not exist
 
 
-def pysolfc(name: str, command: str | None = None) -> Row:
-    """The PySolFC row of game ``name``: its records in results/winrate-NAME-pysolfc.jsonl."""
-    return Row(f"{name}-pysolfc", (Source(f"results/winrate-{name}-pysolfc.jsonl", command),))
+def pysolfc(name: str, last: int = 1000) -> Row:
+    """The PySolFC row of game ``name``: deals 1-``last``, records in results/winrate-NAME-pysolfc.jsonl."""
+    path = f"results/winrate-{name}-pysolfc.jsonl"
+    command = f"bakers winrate -g {name} --pysolfc -d 1-{last} -t 10 -j 1 -o {path}"
+    return Row(
+        f"{name}-pysolfc", (Source(path, command, "one worker, a hard deal's search on the other core"),), 1, last
+    )
 
 
 def single(name: str, command: str, note: str = "") -> Row:
@@ -183,7 +187,17 @@ MANIFEST: dict[str, dict[str, Row]] = {
         "pysolfc": pysolfc("martha"),
     },
     "vineyard": {
-        "strict": single("vineyard", "bakers winrate -g vineyard -d 1-10000 -t 10 -j 2", THEN_60),
+        "strict": Row(
+            "vineyard",
+            (
+                Source("results/winrate-vineyard.jsonl", "bakers winrate -g vineyard -d 1-10000 -t 10 -j 2", THEN_60),
+                Source(
+                    "results/settled.jsonl",
+                    "bakers solve -g vineyard -d N --one-run -t 600 -m 6G --json",
+                    "23, 5697, 5982, 7291 and 9426, one at a time beside a hard deal's search",
+                ),
+            ),
+        ),
         "pysolfc": pysolfc("vineyard"),
     },
     "unusual": {
