@@ -65,17 +65,35 @@ def test_a_row_not_run_yet(tmp_path):
     assert markdown_row(result).startswith("| Baker's Dozen | strict | not run yet |")
 
 
-def test_the_deals_whose_verdict_differs_between_the_rule_sets(tmp_path):
-    write(tmp_path / "strict.jsonl", "cruel", {1: "won", 2: "lost", 3: "lost", 4: "unknown", 5: "won"}, BUDGET_10S)
-    write(tmp_path / "pysolfc.jsonl", "cruel-pysolfc", {1: "won", 2: "won", 3: "lost", 4: "won", 5: "lost"}, BUDGET_10S)
+def two_rule_sets(tmp_path, name, strict, pysolfc, last):
+    write(tmp_path / "strict.jsonl", name, strict, BUDGET_10S)
+    write(tmp_path / "pysolfc.jsonl", f"{name}-pysolfc", pysolfc, BUDGET_10S)
     rows = {
-        "strict": Row("cruel", (Source("strict.jsonl", "s"),), 1, 5),
-        "pysolfc": Row("cruel-pysolfc", (Source("pysolfc.jsonl", "p"),), 1, 5),
+        "strict": Row(name, (Source("strict.jsonl", "s"),), 1, last),
+        "pysolfc": Row(f"{name}-pysolfc", (Source("pysolfc.jsonl", "p"),), 1, last),
     }
-    strict, pysolfc = table({"cruel": rows}, tmp_path)
+    return table({name: rows}, tmp_path)
+
+
+def test_the_deals_whose_verdict_differs_between_the_rule_sets(tmp_path):
+    strict, pysolfc = two_rule_sets(
+        tmp_path, "cruel", {1: "won", 2: "lost", 3: "lost", 4: "unknown"}, {1: "won", 2: "won", 3: "lost", 4: "won"}, 4
+    )
     text = differences_text(strict, pysolfc)
     assert text == (
-        "**Cruel**, 4 deals decided by both: won by PySolFC's rules and lost by the strict ones: 1 (2); "
-        "lost by PySolFC's and won by the strict ones: 1 (5)."
+        "**Cruel**, 3 deals decided by both: won by PySolFC's rules and lost by the strict ones: 1 (2); "
+        "lost by PySolFC's and won by the strict ones: 0."
     )
     assert text in page([strict, pysolfc], picture=None)
+
+
+def test_a_deal_lost_under_pysolfc_s_looser_rules_is_won_strictly_only_on_another_layout(tmp_path):
+    """PySolFC's rules allow every strict move: on the same layout a strict win is theirs too (a deal won
+    strictly and lost under PySolFC's rules means a wrong verdict); Good Measure 20 is laid out otherwise."""
+    strict, pysolfc = two_rule_sets(tmp_path, "good-measure", {20: "won"}, {20: "lost"}, 20)
+    assert "lost by PySolFC's and won by the strict ones: 1 (20, each laid out otherwise" in differences_text(
+        strict, pysolfc
+    )
+    strict, pysolfc = two_rule_sets(tmp_path, "cruel", {5: "won"}, {5: "lost"}, 5)
+    with pytest.raises(ResultsError, match=r"cruel: deals \[5\] lost under PySolFC's rules, won under the strict"):
+        differences_text(strict, pysolfc)
