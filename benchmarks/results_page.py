@@ -155,7 +155,7 @@ MANIFEST: dict[str, dict[str, Row]] = {
     },
     "portuguese-solitaire": {
         "strict": single("portuguese-solitaire", "bakers winrate -g portuguese-solitaire -d 1-10000 -t 60 -j 1"),
-        "pysolfc": pysolfc("portuguese-solitaire"),
+        "pysolfc": pysolfc("portuguese-solitaire", 10_000),
     },
     "spanish-patience-ii": {
         "strict": single("spanish-patience-ii", "bakers winrate -g spanish-patience-ii -d 1-10000 -t 10"),
