@@ -98,7 +98,7 @@ WORRYING_BACK = click.option(
 PYSOLFC = click.option(
     "--pysolfc",
     is_flag=True,
-    help="Play the game exactly as PySolFC does, its rules and its layout (PYSOLFC.md): in all but Indefatigable "
+    help="Play the game exactly as PySolFC does, its rules and its layout (docs/pysolfc.md): in all but Indefatigable "
     "a foundation's top card may come back, Ripple Fan moves runs.",
 )
 

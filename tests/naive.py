@@ -408,6 +408,15 @@ def lone_moves(board: Board, rules: Rules) -> set[Move]:
     }
 
 
+def back_as_from_the_higher(board: Board, move: Move) -> bool:
+    """A card back from a suit's lower foundation (two decks) where the higher one shows the same card: the
+    kernel takes it from the higher one, to the same position (solver/kernels/moves.py, position.py)."""
+    if move.is_redeal or move.source > -5:
+        return False
+    index = -1 - move.source
+    return board.foundations[index] == board.foundations[index - 4]
+
+
 def kernel_moves_plainly(board: Board, rules: Rules) -> set[Move]:
     """The moves ``generate_moves`` writes, as its docstring and the module text say: every legal move while
     a redeal is left; once none is, all but (1) a move into an empty pile other than the first, or one that
@@ -415,12 +424,7 @@ def kernel_moves_plainly(board: Board, rules: Rules) -> set[Move]:
     onto a pile that an earlier pile equals card for card (its "twin"), (3) the lone-card rule's.  And
     always, with two decks, a card back from a suit's lower foundation where the higher one shows the same
     card: it comes from the higher one, to the same position (solver/kernels/position.py, ``apply_move``)."""
-    tops = board.foundations
-    legal = {
-        m
-        for m in legal_moves(board, rules)
-        if not (not m.is_redeal and m.source <= -5 and tops[-1 - m.source] == tops[-1 - m.source - 4])
-    }
+    legal = {m for m in legal_moves(board, rules) if not back_as_from_the_higher(board, m)}
     if board.redeals != 0:
         return legal
     piles = board.piles

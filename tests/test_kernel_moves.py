@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from corpus import PYSOLFC, SPENT, boards
 from harness import KernelPosition
+from naive import back_as_from_the_higher
 
 from solver.game.board import Board
 from solver.game.cards import rank_of
@@ -31,18 +32,9 @@ def _has_twin_before(board: Board, p: int | None) -> bool:
     return p is not None and p >= 0 and board.piles[p] in board.piles[:p]
 
 
-def _same_as_another(board: Board, move: Move) -> bool:
-    """A card back from a suit's lower foundation where the higher shows the same card: the kernel plays it
-    from the higher one, to the same position (position.py, ``apply_move``)."""
-    index = -1 - move.source
-    if move.is_redeal or move.source >= 0 or index < 4:
-        return False
-    return board.foundations[index] == board.foundations[index - 4]
-
-
 def _pruned_ok(board: Board, move: Move, rules) -> bool:
     """Whether the kernel may leave out this legal move once no redeal is left (moves.py)."""
-    if _same_as_another(board, move):
+    if back_as_from_the_higher(board, move):
         return True
     if rules.decks > 1 and (_has_twin_before(board, move.source) or _has_twin_before(board, move.target)):
         return True  # two decks: a move from or onto a pile that an earlier one equals, card for card
@@ -100,7 +92,8 @@ def _compare_walks(walks) -> tuple[int, int, int, int, int]:
             legal = set(legal_moves(board, rules))
             assert kernel <= legal, (kernel - legal, board.to_text())
             if board.redeals != 0:
-                assert kernel == {m for m in legal if not _same_as_another(board, m)}, (legal - kernel, board.to_text())
+                kept = {m for m in legal if not back_as_from_the_higher(board, m)}
+                assert kernel == kept, (legal - kernel, board.to_text())
             else:
                 assert all(_pruned_ok(board, m, rules) for m in legal - kernel), (legal - kernel, board.to_text())
             checked += 1

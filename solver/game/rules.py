@@ -388,7 +388,7 @@ def with_worrying_back(rules: Rules) -> Rules:
 
 
 # How PySolFC plays each game where it differs from ../shared/RULES.md, read from PySolFC's sources
-# (pysollib/games/bakersdozen.py and pysollib/stack.py at commit 7a3d146; PYSOLFC.md has the classes and lines).
+# (pysollib/games/bakersdozen.py and pysollib/stack.py at commit 7a3d146; docs/pysolfc.md has the classes and lines).
 # Every game but Indefatigable lets a foundation's top card come back: foundations inherit OpenStack's
 # max_move=1 (stack.py 2188-2190, 2363-2366), and only Indefatigable wraps its SS_FoundationStack with
 # max_move=0 (bakersdozen.py 347).  Ripple Fan's rows are plain SS_RowStacks, which move runs of any

@@ -93,7 +93,15 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
     onto the first one with the two piles swapped, and with no redeal
     left the order of the piles changes nothing that any move can do.  A
     run is of face-up cards, each built on the one beneath, and no longer
-    than the rules' limit (``codes.max_run``)."""
+    than the rules' limit (``codes.max_run``).
+
+    A card back from a foundation (worrying back) goes where any card may,
+    by the same two rules: into the first empty pile only once no redeal is
+    left, and onto no later twin.  Two decks: a suit's lower foundation
+    gives back its top card only where the higher one's top is of another
+    rank; where both show the same card, taking it from either leaves the
+    same position (``position.apply_move`` takes it from the lower one, so
+    that the higher one stays the higher)."""
     nranks, empty_rule, worry, build, both_ways = rules.ranks, rules.empty, rules.worry, rules.build, rules.both_ways
     piles = board.shape[0]
     redeals = meta[M_REDEALS]
