@@ -56,14 +56,14 @@ class Row:
     absent: str = "not run yet"  # what the row says while its main file does not exist
 
 
-def pysolfc(name: str, last: int = 1000, then: str = "") -> Row:
+def pysolfc(name: str, last: int = 1000, then: str = "", beside: str = "a hard deal's search") -> Row:
     """The PySolFC row of game ``name``: deals 1-``last``, records in results/winrate-NAME-pysolfc.jsonl (deals
     1-1000 first, then 1001-``last``; ``then``: what ran after, into the same file)."""
     path = f"results/winrate-{name}-pysolfc.jsonl"
     command = f"bakers winrate -g {name} --pysolfc -d 1-1000 -t 10 -j 1 -o {path}"
     if last > 1000:
         command += f", then the same with -d 1001-{last}"
-    note = "one worker, a hard deal's search on the other core" + (f"; then {then}" if then else "")
+    note = f"one worker, {beside} on the other core" + (f"; then {then}" if then else "")
     return Row(f"{name}-pysolfc", (Source(path, command, note),), 1, last)
 
 
@@ -146,12 +146,7 @@ MANIFEST: dict[str, dict[str, Row]] = {
     },
     "spanish-patience": {
         "strict": single("spanish-patience", "bakers winrate -g spanish-patience -d 1-10000 -t 10"),
-        "pysolfc": Row(
-            "spanish-patience-pysolfc",
-            (Source("results/winrate-spanish-patience-pysolfc.jsonl", None),),
-            absent="not run: PySolFC's Spanish Patience builds its foundations by alternate colour, "
-            "which the solver does not model",
-        ),
+        "pysolfc": pysolfc("spanish-patience", 10_000, beside="another batch"),
     },
     "portuguese-solitaire": {
         "strict": single("portuguese-solitaire", "bakers winrate -g portuguese-solitaire -d 1-10000 -t 60 -j 1"),

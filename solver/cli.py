@@ -523,10 +523,13 @@ def _json_move(move, text: str) -> dict:
     if move.is_redeal:
         return {"from": "redeal", "to": "redeal", "cards": 0, "text": text}
     back = {"foundation": -move.source} if move.source < 0 else {}  # which, from 1 (two decks: a suit's two)
+    # Foundations by alternate colour: which one the card goes onto, from 1 in suit order C D H S.
+    onto = {"to_foundation": move.foundation + 1} if move.foundation is not None else {}
     return {
         "from": "foundation" if move.source < 0 else move.source + 1,
         **back,
         "to": "foundation" if move.target is None else move.target + 1,
+        **onto,
         "cards": move.count,
         "text": text,
     }

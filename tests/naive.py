@@ -10,7 +10,10 @@
   moves.py and dead.py): the safe foundation moves (``safe_moves_plainly``), the moves the search
   generates once no redeal is left, the lone-card rule among them (``kernel_moves_plainly``), and the
   relaxed game of the dead test (``relaxed_dead_plainly``), each written from the rule's statement on
-  engine boards.
+  engine boards;
+- foundations by alternate colour (PySolFC's Spanish Patience) as the kernels play them: the quotient
+  game of two suits in two decks (``quotient``, solver/search/arrays.py, "Foundations by alternate
+  colour"), where the models above then apply.
 
 None of them shares code with the kernels.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 import random
 from collections import Counter, deque
 from collections.abc import Callable
+from dataclasses import replace
 
 from solver.game.board import Board
 from solver.game.cards import is_red, make_card, suit_of
@@ -30,6 +34,26 @@ from solver.game.rules import BUILD_ALTERNATE, BUILD_SUIT, EMPTY_ANY, EMPTY_KING
 
 BEAM_RANKED = 8  # solver/kernels/beam.py: a level picks among its RANKED * width best candidates
 BEAM_PER_ABSTRACT = 4  # ... and keeps at most this many positions of one abstract position
+
+
+def pair_of(card: int) -> int:
+    """Which foundations by alternate colour take ``card``: those of the red Aces (1) or the black (0)."""
+    return int(is_red(card) != (rank(card) % 2 == 0))
+
+
+def quotient(board: Board, rules: Rules) -> tuple[Board, Rules]:
+    """A position of PySolFC's Spanish Patience in the game the kernels play instead: the two cards of one
+    rank and foundation pair become two copies of one card (suit: the pair), the foundations two a pair
+    (higher first, as two decks keep them).  Other games come back as they are."""
+    if not rules.foundations_alternate:
+        return board, rules
+    piles = tuple(tuple(make_card(rank(c), pair_of(c)) for c in pile) for pile in board.piles)
+    tops: list[list[int]] = [[], []]
+    for suit, top in enumerate(board.foundations):
+        tops[pair_of(make_card(1, suit))].append(top)
+    high, low = ([max(t) for t in tops], [min(t) for t in tops])
+    quotient_rules = replace(rules, name=f"{rules.name}-quotient", decks=2, foundations_alternate=False)
+    return Board(piles, (*high, 0, 0, *low, 0, 0), redeals=board.redeals), quotient_rules
 
 
 def prefix_length(pile: tuple[int, ...], origin: tuple[int, ...]) -> int:

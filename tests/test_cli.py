@@ -23,7 +23,8 @@ def record_moves(record: dict) -> list[Move]:
         if m["from"] == "redeal":
             return REDEAL
         source = -m["foundation"] if m["from"] == "foundation" else m["from"] - 1
-        return Move(source, None if m["to"] == "foundation" else m["to"] - 1, m["cards"])
+        onto = m["to_foundation"] - 1 if "to_foundation" in m else None
+        return Move(source, None if m["to"] == "foundation" else m["to"] - 1, m["cards"], onto)
 
     return [move(m) for m in record["moves"]]
 
@@ -221,13 +222,25 @@ def test_pysolfc_s_rules_on_request():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["-g", "spanish-patience"], "builds its foundations up by alternate colour in any suit"),
         (["-g", "cruel", "--worrying-back"], "give at most one of --pysolfc and --worrying-back"),
     ],
 )
 def test_pysolfc_s_rules_refused_where_they_cannot_be_played(args, message):
     out = run("solve", "-d", "1", "--pysolfc", *args)
     assert out.exit_code == 2 and message in out.output and "Traceback" not in out.output, out.output
+
+
+def test_pysolfc_s_spanish_patience_names_the_foundation_each_card_goes_onto():
+    """PySolFC's Spanish Patience builds its foundations by alternate colour: the JSON says which foundation
+    takes each card, and the line replays under those rules."""
+    record = json.loads(run("solve", "-g", "spanish-patience", "-d", "3", "--json", "--pysolfc").output)
+    assert record["game"] == "spanish-patience-pysolfc" and record["verdict"] == "won"
+    rules = with_pysolfc(GAMES["spanish-patience"])
+    ups = [m for m in record["moves"] if m["to"] == "foundation"]
+    assert len(ups) >= 52 and all(1 <= m["to_foundation"] <= 4 for m in ups)
+    assert is_solution(pysolfc_layout(rules, 3), record_moves(record), rules)
+    out = run("solve", "-g", "spanish-patience", "-d", "3", "--pysolfc")
+    assert out.exit_code == 0 and "to foundation H" in out.output, out.output
 
 
 def test_a_deal_lost_by_the_rules_won_in_pysolfc_by_a_card_back_from_its_foundation():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from solver.game.board import parse_board
+from solver.game.board import BoardError, parse_board
 from solver.game.cards import parse_card
 from solver.game.engine import (
     REDEAL,
@@ -187,16 +187,14 @@ def test_martha_moves_any_run_onto_a_card_but_one_card_into_a_space():
 
 def test_pysolfc_lets_every_foundation_but_indefatigable_s_give_cards_back():
     for name, rules in GAMES.items():
-        if name == "spanish-patience":
-            with pytest.raises(UnsupportedPysolfcError, match="alternate colour in any suit"):
-                with_pysolfc(rules)
-            continue
         pysolfc = with_pysolfc(rules)
         assert pysolfc.worrying_back == (name != "indefatigable"), name
         assert pysolfc.sequence_moves == (rules.sequence_moves or name == "ripple-fan"), name
+        assert pysolfc.foundations_alternate == (name == "spanish-patience"), name
         assert pysolfc.name == f"{name}-pysolfc" and pysolfc.digest() != rules.digest()
+        spaces = "none" if name == "spanish-patience" else rules.empty_pile  # BakersDozen's rows: NO_RANK
         assert (pysolfc.piles, pysolfc.build, pysolfc.empty_pile, pysolfc.redeals) == (
-            rules.piles, rules.build, rules.empty_pile, rules.redeals
+            rules.piles, rules.build, spaces, rules.redeals
         )  # fmt: skip
     with pytest.raises(UnsupportedPysolfcError, match="fifteen named games"):
         with_pysolfc(GAMES["bakers-dozen"].reduced(ranks=5, piles=4))
@@ -245,3 +243,50 @@ def test_pysolfc_two_decks_give_back_from_either_foundation_of_a_suit_alike():
     assert {Move(-1, 1), Move(-5, 1)} <= set(legal_moves(board, rules))  # an Ace of clubs onto 2C
     assert apply_move(board, Move(-1, 1), rules) == apply_move(board, Move(-5, 1), rules)
     assert apply_move(board, Move(-1, 1), rules).foundations == (1, 0, 0, 0, 0, 0, 0, 0)
+
+
+def test_pysolfc_spanish_patience_builds_its_foundations_by_alternate_colour_and_passes_cards_between_them():
+    """AC_FoundationStack (stack.py 2461-2473): a foundation takes its own suit's Ace, then a card one rank
+    higher of the other colour in either suit; a top card may come back, or pass to another foundation
+    that takes it; an empty pile takes nothing."""
+    rules = with_pysolfc(SP).reduced(ranks=3, piles=3)
+    text = "Foundations: C-AC D-AD.2S H-0 S-0\n3D 2C AH\n3H 3C 2H\nAS 2D 3S"
+    board = parse_board(text, rules).validate(rules)
+    assert board.foundations == (1, 2, 0, 0) and board.to_text() == text + "\n"
+    assert set(legal_moves(board, rules)) == {
+        Move(0, None, 1, 2),  # AH onto the hearts foundation only
+        Move(0, 1),  # AH onto 2H
+        Move(1, None, 1, 0),  # 2H onto AC: red on black
+        Move(1, 2),  # 2H onto 3S
+        Move(-1, 1),  # AC back onto 2H
+        Move(-2, 2),  # 2S back onto 3S; AC may not pass to the empty hearts foundation
+    }
+    up = apply_move(board, Move(0, None, 1, 2), rules)
+    assert up.founded[2] == (parse_card("AH"),)
+    assert {m for m in legal_moves(up, rules) if m.target is None and m.source == 0} == {Move(0, None, 1, 2)}
+    both = parse_board("Foundations: C-AC D-AD.2S H-AH.2C S-AS\n3D\n3H 3C 2H\n2D 3S", rules).validate(rules)
+    assert {m for m in legal_moves(both, rules) if m.source == 0} == {Move(0, None, 1, 1), Move(0, None, 1, 2)}
+    passing = parse_board("Foundations: C-AC D-AD.2S H-AH S-AS\n3D\n3H 3C 2H\n2C 2D 3S", rules).validate(rules)
+    move = Move(-2, None, 1, 2)  # 2S from the diamonds foundation onto AH
+    assert {m for m in legal_moves(passing, rules) if m.source < 0 and m.target is None} == {move}
+    passed = apply_move(passing, move, rules)
+    assert passed.founded[1:3] == ((parse_card("AD"),), (parse_card("AH"), parse_card("2S")))
+    assert describe_move(passing, move) == "2S from foundation D to foundation H"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("Foundations: C-AD\n", "starts with AD, not AC"),
+        ("Foundations: D-AD.2H\n", "2H cannot lie on AD"),
+        ("Foundations: D-AD.3S\n", "3S cannot lie on AD"),
+        ("Foundations: D-2\n", "write each one's cards"),
+    ],
+)
+def test_foundations_by_alternate_colour_are_written_card_by_card(text, message):
+    rules = with_pysolfc(SP).reduced(ranks=3, piles=3)
+    piles = "3D 2C AH\n3H 3C 2H\nAS 2D 3S\n"
+    with pytest.raises(BoardError, match=message):
+        parse_board(text + piles, rules).validate(rules)
+    with pytest.raises(BoardError, match="build by suit"):
+        parse_board("Foundations: D-AD\n" + piles, SP.reduced(ranks=3, piles=3)).validate(SP.reduced(ranks=3, piles=3))

@@ -24,6 +24,7 @@ from naive import (
     goes_up,
     kernel_moves_plainly,
     lone_moves,
+    quotient,
     relaxed_dead_plainly,
     safe_moves_plainly,
     safe_rule_plainly,
@@ -81,7 +82,8 @@ def positions(name: str) -> list:
     for i, (rules, board, steps) in enumerate(starts):
         if rules.redeals and i % 2:
             board = replace(board, redeals=0)
-        walk = [(rules, b) for b in _walk(board, rules, rng, steps, (0.2, 0.5, 0.8)[i % 3])]
+        # Foundations by alternate colour: the game the kernels play instead (naive.quotient).
+        walk = [quotient(b, rules)[::-1] for b in _walk(board, rules, rng, steps, (0.2, 0.5, 0.8)[i % 3])]
         found += walk
         spent += sum(b.redeals == 0 for _, b in walk)
         if len(found) >= POSITIONS * (2 if rules.redeals else 1) and spent >= POSITIONS // 2:

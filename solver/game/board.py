@@ -17,9 +17,21 @@ the top card of its pile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .cards import SUITS, CardError, card_text, make_card, parse_card, parse_rank, parse_suit, rank_of, shown, suit_of
+from .cards import (
+    SUITS,
+    CardError,
+    card_text,
+    is_red,
+    make_card,
+    parse_card,
+    parse_rank,
+    parse_suit,
+    rank_of,
+    shown,
+    suit_of,
+)
 from .rules import UNLIMITED, UNLIMITED_TEXT, Rules, most_cards_a_pile, redeals_count_text
 
 MAX_BOARD_TEXT = 1 << 16  # characters: the largest family board is 104 cards, a few hundred characters
@@ -35,15 +47,23 @@ class Board:
     (``UNLIMITED``: no end).
 
     One deck: a foundation per suit, in suit order.  Two decks (the same card may lie in two places):
-    eight, suit s's two at s and 4 + s, the higher first, so that equal positions are equal boards."""
+    eight, suit s's two at s and 4 + s, the higher first, so that equal positions are equal boards.
+
+    Where foundations build by alternate colour in any suit (``Rules.foundations_alternate``), a top rank
+    does not say which cards a foundation holds: ``founded`` holds them, each foundation's bottom first
+    (foundation i starts with the Ace of suit i), and ``foundations`` follows from it.  Elsewhere it is
+    empty."""
 
     piles: tuple[tuple[int, ...], ...]
     foundations: tuple[int, ...] = (0, 0, 0, 0)
     note: str = field(default="", compare=False)
     redeals: int = 0
     down: frozenset[int] = frozenset()  # the face-down cards
+    founded: tuple[tuple[int, ...], ...] = ()
 
     def __post_init__(self) -> None:
+        if self.founded:
+            object.__setattr__(self, "foundations", tuple(rank_of(held[-1]) if held else 0 for held in self.founded))
         tops = self.foundations
         if len(tops) == 8 and any(tops[s] < tops[4 + s] for s in range(4)):
             pairs = [sorted((tops[s], tops[4 + s]), reverse=True) for s in range(4)]
@@ -63,7 +83,10 @@ class Board:
         """The board's text; with ``rules``, a game with redeals says how many are left even when none is
         (without the line, a board has the game's full allowance)."""
         lines = []
-        if any(self.foundations) or len(self.foundations) > 4:  # two decks: always, to say there are eight
+        if any(self.foundations) and self.founded:  # each foundation's cards, bottom first: H-AH.2S.3D
+            parts = [f"{SUITS[i]}-{'.'.join(map(card_text, held)) or '0'}" for i, held in enumerate(self.founded)]
+            lines.append("Foundations: " + " ".join(parts))
+        elif any(self.foundations) or len(self.foundations) > 4:  # two decks: always, to say there are eight
             parts = [f"{SUITS[suit]}-{'0A23456789TJQK'[top]}" for suit, top in self.foundations_by_suit()]
             lines.append("Foundations: " + " ".join(parts))
         if self.redeals or (rules is not None and rules.redeals):
@@ -98,18 +121,24 @@ class Board:
         for index, top in enumerate(self.foundations):
             if not 0 <= top <= rules.ranks:
                 raise BoardError(f"foundation {SUITS[index % 4]} at rank {top}: the deck has {rules.ranks} ranks")
+        board = self._founded_checked(rules)
         founded = {make_card(rank, index % 4): 0 for index in range(len(self.foundations)) for rank in range(1, 14)}
         for index, top in enumerate(self.foundations):
-            for rank in rules.founded_ranks(top):
-                founded[make_card(rank, index % 4)] += 1
+            for card in (
+                board.founded[index] if board.founded else (make_card(r, index % 4) for r in rules.founded_ranks(top))
+            ):
+                founded[card] += 1
         for card, count in founded.items():
             piles = seen.get(card, [])
             if count and count + len(piles) > rules.decks:
+                index = next(i for i, held in enumerate(board.founded) if card in held) if board.founded else None
                 top = max(t for i, t in enumerate(self.foundations) if i % 4 == suit_of(card))
-                raise BoardError(
-                    f"foundation {SUITS[suit_of(card)]} is built to {'0A23456789TJQK'[top]}, "
-                    f"but {card_text(card)} is still in pile {piles[-1]}"
+                where = (
+                    f"foundation {SUITS[index]} holds {card_text(card)}"
+                    if index is not None
+                    else f"foundation {SUITS[suit_of(card)]} is built to {'0A23456789TJQK'[top]}"
                 )
+                raise BoardError(f"{where}, but {card_text(card)} is still in pile {piles[-1]}")
         missing = [
             card_text(make_card(rank, suit))
             for suit in range(4)
@@ -133,6 +162,34 @@ class Board:
         if rules.redeals != UNLIMITED and not 0 <= self.redeals <= rules.redeals:
             left = redeals_count_text(self.redeals)
             raise BoardError(f"{rules.title} has {rules.redeals_text()}; the board says {left} are left")
+        return board
+
+    def _founded_checked(self, rules: Rules) -> Board:
+        """This board with ``founded`` as ``rules`` need it: each foundation's cards where foundations build
+        by alternate colour (empty ones filled in), none elsewhere; raise :class:`BoardError` where the cards
+        cannot lie so."""
+        if not rules.foundations_alternate:
+            if self.founded:
+                raise BoardError(f"{rules.title}'s foundations build by suit: write each one's top rank, e.g. H-5")
+            return self
+        if not self.founded:
+            if any(self.foundations):
+                raise BoardError(
+                    f"{rules.title}'s foundations build by alternate colour in any suit: write each one's cards, "
+                    "bottom first, e.g. H-AH.2S.3D"
+                )
+            return replace(self, founded=((),) * len(self.foundations))
+        for index, held in enumerate(self.founded):
+            below = None
+            for card in held:
+                if below is None and card != make_card(1, index):
+                    raise BoardError(f"foundation {SUITS[index]} starts with {card_text(card)}, not A{SUITS[index]}")
+                if below is not None and (rank_of(card) != rank_of(below) + 1 or is_red(card) == is_red(below)):
+                    raise BoardError(
+                        f"foundation {SUITS[index]}: {card_text(card)} cannot lie on {card_text(below)} "
+                        "(up by alternate colour)"
+                    )
+                below = card
         return self
 
 
@@ -147,23 +204,38 @@ def _copies_note(rules: Rules) -> str:
     return f" ({rules.title} has two decks: each card twice)" if rules.decks > 1 else ""
 
 
-def _parse_foundations(text: str, line_no: int) -> tuple[int, ...]:
-    """The tops as written; a suit written twice gives the eight foundations of two decks."""
+def _parse_foundations(text: str, line_no: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The tops as written, a suit written twice giving the eight foundations of two decks; and where some
+    foundation is written as its cards (H-AH.2S.3D: foundations by alternate colour), each one's cards."""
     tops: list[list[int]] = [[], [], [], []]
+    held: list[tuple[int, ...]] = [(), (), (), ()]
+    as_cards = False
     for item in text.split():
         suit_text, sep, rank_text = item.partition("-")
         if not sep:
             raise BoardError(f"line {line_no}: foundation {shown(item)} is not SUIT-RANK (e.g. H-A, S-0)")
         try:
-            suit, rank = parse_suit(suit_text), parse_rank(rank_text)
+            suit = parse_suit(suit_text)
+            if len(rank_text) >= 2 and not rank_text.isdigit():  # its cards, bottom first
+                held[suit] = tuple(parse_card(card) for card in rank_text.split("."))
+                rank, as_cards = len(held[suit]), True
+            else:
+                rank = parse_rank(rank_text)
         except CardError as err:
             raise BoardError(f"line {line_no}: foundation {shown(item)}: {err}") from None
-        if len(tops[suit]) == 2:
-            raise BoardError(f"line {line_no}: foundation {SUITS[suit]} is written three times (two decks have two)")
+        if len(tops[suit]) == 2 or (as_cards and tops[suit]):
+            times = "three times (two decks have two)" if len(tops[suit]) == 2 else "twice"
+            raise BoardError(f"line {line_no}: foundation {SUITS[suit]} is written {times}")
         tops[suit].append(rank)
+    if as_cards:
+        if any(top and not cards for top, cards in zip((t[0] if t else 0 for t in tops), held, strict=True)):
+            raise BoardError(
+                f"line {line_no}: write every foundation as its cards (H-AH.2S) or every one as its top rank (H-2)"
+            )
+        return tuple(len(cards) for cards in held), tuple(held)
     if all(len(t) <= 1 for t in tops):
-        return tuple(t[0] if t else 0 for t in tops)
-    return tuple(t[0] if t else 0 for t in tops) + tuple(t[1] if len(t) > 1 else 0 for t in tops)
+        return tuple(t[0] if t else 0 for t in tops), ()
+    return tuple(t[0] if t else 0 for t in tops) + tuple(t[1] if len(t) > 1 else 0 for t in tops), ()
 
 
 def _parse_redeals(text: str, line_no: int) -> int:
@@ -180,7 +252,7 @@ def parse_board(text: str, rules: Rules | None = None) -> Board:
     line, the board has ``rules``'s full allowance of redeals (none when no rules are given)."""
     if len(text) > MAX_BOARD_TEXT:
         raise BoardError(f"the board text has {len(text):,} characters: not a board of this family")
-    foundations = (0, 0, 0, 0)
+    foundations, founded = (0, 0, 0, 0), ()
     redeals = rules.redeals if rules is not None else 0
     piles: list[tuple[int, ...]] = []
     down: set[int] = set()
@@ -193,7 +265,7 @@ def parse_board(text: str, rules: Rules | None = None) -> Board:
         if colon and name in ("foundations", "founds"):
             if piles:
                 raise BoardError(f"line {line_no}: the Foundations line must come before the piles")
-            foundations = _parse_foundations(rest, line_no)
+            foundations, founded = _parse_foundations(rest, line_no)
             continue
         if colon and name == "redeals":
             if piles:
@@ -225,4 +297,4 @@ def parse_board(text: str, rules: Rules | None = None) -> Board:
         raise BoardError("the board has no piles")
     if rules is not None and len(foundations) < rules.foundations:  # two decks: a suit written once
         foundations = foundations + (0,) * (rules.foundations - len(foundations))
-    return Board(tuple(piles), foundations, redeals=redeals, down=frozenset(down))
+    return Board(tuple(piles), foundations, redeals=redeals, down=frozenset(down), founded=founded)

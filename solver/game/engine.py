@@ -8,10 +8,10 @@ symmetry, just every legal move from every state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .board import Board
-from .cards import card_text, make_card, rank_of, suit_of
+from .cards import SUITS, card_text, is_red, make_card, rank_of, suit_of
 from .premises import check_supported
 from .rules import UNLIMITED, UNLIMITED_TEXT, Rules
 
@@ -29,12 +29,16 @@ class Move:
 
     Piles are numbered from 0 here; text shows them from 1.  With worrying
     back, a negative ``source`` -1-f is foundation f (``Board.foundations[f]``:
-    suit f % 4; with two decks a suit's higher foundation first).
+    suit f % 4; with two decks a suit's higher foundation first).  Where
+    foundations build by alternate colour two of them may take a card, and a
+    foundation's top card may pass to another: ``foundation`` says which
+    takes it (None: the first that does).
     """
 
     source: int
     target: int | None = None
     count: int = 1
+    foundation: int | None = None
 
     @property
     def is_redeal(self) -> bool:
@@ -47,7 +51,7 @@ REDEAL = Move(REDEAL_SOURCE)
 def _moving_cards(board: Board, move: Move) -> tuple[int, ...]:
     if move.source < 0:
         index = -1 - move.source
-        return (make_card(board.foundations[index], index % 4),)
+        return (board.founded[index][-1] if board.founded else make_card(board.foundations[index], index % 4),)
     return board.piles[move.source][-move.count :]
 
 
@@ -88,27 +92,54 @@ def redealt(piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(new)
 
 
-def _taking_foundation(board: Board, card: int, rules: Rules) -> int | None:
-    """The index of a foundation that takes ``card`` (of two decks' two of its suit, the first), or None."""
-    for index in range(suit_of(card), len(board.foundations), 4):
-        if rules.next_on_foundation(board.foundations[index]) == rank_of(card):
-            return index
-    return None
+def foundations_taking(board: Board, card: int, rules: Rules) -> list[int]:
+    """The indices of the foundations that take ``card``: its suit's (two decks: either of its suit's two);
+    by alternate colour, the one of the card's suit for an Ace, else any whose top card is one rank lower
+    and of the other colour (PySolFC's AC_FoundationStack)."""
+    if rules.foundations_alternate:
+        return [index for index, held in enumerate(board.founded) if _alternate_takes(index, held, card)]
+    indices = range(suit_of(card), len(board.foundations), 4)
+    return [index for index in indices if rules.next_on_foundation(board.foundations[index]) == rank_of(card)]
 
 
-def _foundation_takes(board: Board, card: int, rules: Rules) -> bool:
-    return _taking_foundation(board, card, rules) is not None
+def _alternate_takes(index: int, held: tuple[int, ...], card: int) -> bool:
+    if not held:
+        return card == make_card(1, index)
+    return rank_of(card) == rank_of(held[-1]) + 1 and is_red(card) != is_red(held[-1])
+
+
+def _taking_foundation(board: Board, move: Move, card: int, rules: Rules) -> int | None:
+    """The foundation ``move`` puts ``card`` on: the one it names if that one takes it, else (naming none)
+    the first that does; None if there is none."""
+    taking = foundations_taking(board, card, rules)
+    if move.foundation is not None:
+        return move.foundation if move.foundation in taking else None
+    return taking[0] if taking else None
+
+
+def _as_played(board: Board, rules: Rules) -> Board:
+    """``board`` with its foundations' cards where foundations build by alternate colour (a board written
+    with empty foundations, as a deal is, has none yet)."""
+    if rules.foundations_alternate and not board.founded and not any(board.foundations):
+        return replace(board, founded=((),) * len(board.foundations))
+    return board
 
 
 def is_legal(board: Board, move: Move, rules: Rules) -> bool:
+    board = _as_played(board, rules)
     if move.is_redeal:
         return board.redeals != 0 and move.target is None and move.count == 1
-    if move.source < 0:  # worrying back: a foundation's top card onto a pile
+    if move.source < 0:  # worrying back: a foundation's top card onto a pile, or to another foundation
         index = -1 - move.source
-        if not rules.worrying_back or index >= len(board.foundations) or move.target is None:
+        if not rules.worrying_back or index >= len(board.foundations) or board.foundations[index] == 0:
             return False
-        if board.foundations[index] == 0:
-            return False
+        if move.target is None:  # passing between foundations by alternate colour
+            card = _moving_cards(board, move)[0]
+            return (
+                rules.foundations_alternate
+                and move.count == 1
+                and _taking_foundation(board, move, card, rules) is not None
+            )
         if not 0 <= move.target < len(board.piles) or move.count != 1:
             return False
         host = board.piles[move.target]
@@ -117,7 +148,7 @@ def is_legal(board: Board, move: Move, rules: Rules) -> bool:
         return False
     cards = _moving_cards(board, move)
     if move.target is None:
-        return move.count == 1 and _foundation_takes(board, cards[0], rules)
+        return move.count == 1 and _taking_foundation(board, move, cards[0], rules) is not None
     if not 0 <= move.target < len(board.piles) or move.target == move.source:
         return False
     host = board.piles[move.target]
@@ -149,14 +180,19 @@ def _longest_run(board: Board, source: int, rules: Rules) -> int:
 
 def legal_moves(board: Board, rules: Rules) -> list[Move]:
     check_supported(rules)
+    board = _as_played(board, rules)
     moves = []
     foundations = range(-len(board.foundations), 0) if rules.worrying_back else []
     for source in [*foundations, *range(len(board.piles))]:
         for count in range(1, _longest_run(board, source, rules) + 1):
             for target in [None, *range(len(board.piles))]:
-                move = Move(source, target, count)
-                if is_legal(board, move, rules):
-                    moves.append(move)
+                # Foundations by alternate colour: a move to each foundation that takes the card.
+                for foundation in (
+                    range(len(board.foundations)) if rules.foundations_alternate and target is None else [None]
+                ):
+                    move = Move(source, target, count, foundation)
+                    if is_legal(board, move, rules):
+                        moves.append(move)
     if is_legal(board, REDEAL, rules):
         moves.append(REDEAL)
     return moves
@@ -165,26 +201,33 @@ def legal_moves(board: Board, rules: Rules) -> list[Move]:
 def apply_move(board: Board, move: Move, rules: Rules) -> Board:
     if not is_legal(board, move, rules):
         raise IllegalMoveError(f"illegal move {move} in\n{board.to_text()}")
+    board = _as_played(board, rules)
     if move.is_redeal:
         left = board.redeals if board.redeals == UNLIMITED else board.redeals - 1
-        return Board(redealt(board.piles), board.foundations, redeals=left)
+        return Board(redealt(board.piles), board.foundations, redeals=left, founded=board.founded)
     piles = list(board.piles)
     down = board.down
     cards = _moving_cards(board, move)
     foundations = list(board.foundations)
+    founded = list(board.founded)
+    target = _taking_foundation(board, move, cards[0], rules) if move.target is None else None
     if move.source < 0:
         index = -1 - move.source
         foundations[index] = rules.previous_on_foundation(foundations[index])
+        if founded:
+            founded[index] = founded[index][:-1]
     else:
         piles[move.source] = piles[move.source][: -move.count]
         uncovered = piles[move.source][-1:]
         if uncovered and uncovered[0] in down:  # the card uncovered is turned face up
             down = down - set(uncovered)
     if move.target is None:
-        foundations[_taking_foundation(board, cards[0], rules)] = rank_of(cards[0])
+        foundations[target] = rank_of(cards[0])
+        if founded:
+            founded[target] = founded[target] + cards
     else:
         piles[move.target] = piles[move.target] + cards
-    return Board(tuple(piles), tuple(foundations), redeals=board.redeals, down=down)
+    return Board(tuple(piles), tuple(foundations), redeals=board.redeals, down=down, founded=tuple(founded))
 
 
 def replay(board: Board, moves: list[Move], rules: Rules) -> Board:
@@ -217,7 +260,9 @@ def describe_move(board: Board, move: Move) -> str:
     uncovered = board.piles[move.source][-move.count - 1 : -move.count] if move.source >= 0 else ()
     turning = f", turning up {card_text(uncovered[0])}" if uncovered and uncovered[0] in board.down else ""
     if move.target is None:
-        return f"{cards} from pile {move.source + 1} to foundation{turning}"
+        origin = f"foundation {SUITS[-1 - move.source]}" if move.source < 0 else f"pile {move.source + 1}"
+        target = "" if move.foundation is None else f" {SUITS[move.foundation]}"  # by alternate colour: which
+        return f"{cards} from {origin} to foundation{target}{turning}"
     origin = "foundation" if move.source < 0 else f"pile {move.source + 1}"
     target = board.piles[move.target]
     if not target:

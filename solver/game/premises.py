@@ -29,8 +29,10 @@ class UnsupportedRulesError(ValueError):
 
 
 def one_deck(rules: Rules) -> bool:
-    """Each card once: the proofs of the relaxations and their keys are written for 52 cards."""
-    return rules.decks == 1
+    """Each card once, four foundations by suit: the proofs of the relaxations and their keys are written
+    for 52 cards.  Foundations by alternate colour are not: the kernels play that game as one of two
+    suits in two decks (solver/search/arrays.py, "Foundations by alternate colour")."""
+    return rules.decks == 1 and not rules.foundations_alternate
 
 
 def single_cards(rules: Rules) -> bool:
@@ -158,6 +160,16 @@ def unsupported(rules: Rules) -> str:
     ):
         # The safe-move proofs for two decks (solver/kernels/safe_moves.py) cover these premises only.
         return "two decks are supported only where the tableau builds down by rank or suit, one card at a time"
+    if rules.foundations_alternate and (
+        rules.decks != 1
+        or rules.build != BUILD_RANK
+        or not single_cards(rules)
+        or rules.foundations_down
+        or not all_face_up(rules)
+    ):
+        # The kernels see this game as two decks of two suits, which its building by rank alone allows
+        # (solver/search/arrays.py, "Foundations by alternate colour").
+        return "foundations by alternate colour need one deck, building by rank one card at a time, face up"
     if rules.decks > 1 and rules.cards_per_pile > most_cards_a_pile(rules):
         return f"two-deck piles may hold at most {most_cards_a_pile(rules)} cards here, not {rules.cards_per_pile}"
     if rules.ranks > 13:

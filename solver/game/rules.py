@@ -46,7 +46,8 @@ DEAL_BASES_LAST = "bases-last"  # PySolFC's Cruel hook: the foundations' base ca
 
 def most_cards_a_pile(rules: Rules) -> int:
     """The most cards a pile may hold at the start of a search (it may grow by a run of every rank)."""
-    return PILE_ROWS - rules.ranks - 1 if rules.decks > 1 else rules.cards
+    positional = rules.decks > 1 or rules.foundations_alternate  # the kernels key a card by its place
+    return PILE_ROWS - rules.ranks - 1 if positional else rules.cards
 
 
 # The rules keys a variant's rules file may not set yet, with the word for the person who asked.
@@ -90,6 +91,9 @@ class Rules:
     ranks: int = 13
     decks: int = 1  # two: every card twice, and two foundations per suit (Unusual, Baker's Dozen (2 decks))
     worrying_back: bool = False  # a foundation's top card may come back to the tableau
+    # Foundations build up from their suit's Ace by alternate colour in any suit, and a foundation's top card
+    # may pass to another foundation that takes it (PySolFC's Spanish Patience: AC_FoundationStack).
+    foundations_alternate: bool = False
     pysolfc: bool = False  # the game as PySolFC plays it (``with_pysolfc``), not as ../shared/RULES.md states it
     deal_style: str = DEAL_BAKERS
 
@@ -396,14 +400,12 @@ def with_worrying_back(rules: Rules) -> Rules:
 PYSOLFC_CHANGES: dict[str, dict[str, object]] = {
     **{name: {"worrying_back": True} for name in GAMES if name != "indefatigable"},
     "ripple-fan": {"worrying_back": True, "sequence_moves": True},
+    # PySolFC's Spanish Patience (game 85) is another game: its foundations build up by alternate colour in
+    # any suit from their Aces (AC_FoundationStack, bakersdozen.py 171), a card may pass from one foundation
+    # to another, and an empty pile takes nothing (BakersDozen's rows, base_rank=NO_RANK).
+    "spanish-patience": {"worrying_back": True, "empty_pile": EMPTY_NONE, "foundations_alternate": True},
 }
-# PySolFC's Spanish Patience (game 85) is another game: its foundations build up by alternate colour in any
-# suit from their Aces (AC_FoundationStack, bakersdozen.py 171), a card may pass from one foundation to
-# another, and an empty pile takes nothing.  The solver's positions keep foundations by suit.
-PYSOLFC_UNSUPPORTED = {
-    "spanish-patience": "PySolFC's Spanish Patience builds its foundations up by alternate colour in any suit "
-    "(AC_FoundationStack), which the solver does not model: only the rules' Spanish Patience can be solved",
-}
+PYSOLFC_UNSUPPORTED: dict[str, str] = {}  # games whose PySolFC rules the solver cannot play, with the reason: none
 
 
 class UnsupportedPysolfcError(ValueError):

@@ -4,6 +4,32 @@ Data flows one way: a :class:`~solver.game.board.Board` and its
 :class:`~solver.game.rules.Rules` become these arrays and codes here, once;
 the kernels (:mod:`solver.kernels`) read nothing else; their moves come back
 through :func:`engine_move`.
+
+Foundations by alternate colour (PySolFC's Spanish Patience)
+    Foundation i starts with the Ace of suit i and then takes a card one rank
+    higher of the other colour, of either suit; its top card may come back or
+    pass to another foundation that takes it; the tableau builds down by rank
+    in any suit.  So the card of rank r on foundation i has a colour fixed by
+    i and r: red where i is red and r odd, or i black and r even.  Call the
+    two red-based foundations (D, H) one pair and the black-based ones (C, S)
+    the other; a card of rank r belongs to one pair (``alternate_pair``), and
+    each pair has exactly two cards of each rank, both of one colour.
+    Swapping the two cards of a (pair, rank) everywhere maps every position to
+    one with the same legal moves: the tableau reads ranks only, a foundation
+    takes a card by its rank and colour, which the two share, and an Ace goes
+    only onto its own suit's foundation, which is empty exactly when the Ace
+    is not on it (it lies at the bottom), so either Ace of a pair goes onto
+    an empty foundation of its pair.  Won positions map to won ones.  So the
+    game's verdict is that of its quotient, where the two cards are one card
+    in two copies: a game of two suits (the pairs), two copies of each card,
+    and two foundations per suit, each taking either copy -- the kernels'
+    two-deck game (solver/kernels/position.py) with suits 0 and 1 only.  A
+    card passing between foundations of its pair leaves the quotient
+    position as it was (one foundation one card lower, the other one higher,
+    the tops swapped for their twins), so the kernels never play it.  A line
+    of the kernels' moves names piles, and foundations by pair:
+    ``engine_line`` turns it into the game's own moves, choosing where two
+    foundations of a pair fit, and the engine replays it as any other.
 """
 
 from __future__ import annotations
@@ -14,7 +40,8 @@ import numpy as np
 
 from ..game import premises
 from ..game.board import Board, BoardError
-from ..game.engine import REDEAL, Move
+from ..game.cards import is_red, make_card, rank_of
+from ..game.engine import REDEAL, Move, apply_move, foundations_taking
 from ..game.rules import BUILD_ALTERNATE, BUILD_RANK, BUILD_SUIT, EMPTY_ANY, EMPTY_KING, EMPTY_NONE, Rules
 from ..kernels import codes
 from ..kernels.bundles import KernelRules
@@ -55,15 +82,29 @@ def kernel_rules(rules: Rules) -> KernelRules:
     )
 
 
+def two_copies(rules: Rules) -> bool:
+    """Whether the kernels see each card code twice: two decks, or foundations by alternate colour."""
+    return rules.decks > 1 or rules.foundations_alternate
+
+
 def position_keys(rules: Rules) -> np.ndarray:
     """The hash keys the kernels use for ``rules`` (solver/kernels/position.py, "Hash")."""
-    if rules.decks > 1:
+    if two_copies(rules):
         return POSITIONAL_ZOBRIST
     return ORDERED_ZOBRIST if rules.redeals else ZOBRIST
 
 
+def alternate_pair(card: int) -> int:
+    """Which pair of foundations by alternate colour takes ``card``: 1 the red-based ones (D, H), 0 the
+    black-based ones (C, S) (module text)."""
+    return int(is_red(card) != (rank_of(card) % 2 == 0))
+
+
 def kernel_card(card: int, rules: Rules) -> int:
-    """A card as the kernels see it: ranks turned over where foundations build down (position.py)."""
+    """A card as the kernels see it: ranks turned over where foundations build down (position.py); by
+    alternate colour, its rank in the suit of its pair (module text)."""
+    if rules.foundations_alternate:
+        return (rank_of(card) - 1) * 4 + alternate_pair(card)
     if not rules.foundations_down:
         return card
     return (rules.ranks - 1 - card // 4) * 4 + card % 4
@@ -89,7 +130,7 @@ def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np
     """The kernels' view of a position: piles (card codes from the bottom, room to grow: ``pile_room``),
     heights, and how many cards each foundation holds."""
     height = pile_room(board, rules) + 1
-    if rules.decks > 1 and height > codes.PILE_ROWS:  # the positional keys have rows for so many cards a pile
+    if two_copies(rules) and height > codes.PILE_ROWS:  # the positional keys have rows for so many cards a pile
         raise BoardError(
             f"a pile of {max(len(p) for p in board.piles)} cards: two-deck piles may hold at most "
             f"{codes.PILE_ROWS - rules.ranks - 1} here"
@@ -100,6 +141,12 @@ def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np
         piles[p, : len(pile)] = [kernel_card(c, rules) for c in pile]
         heights[p] = len(pile)
     found = [len(rules.founded_ranks(top)) for top in board.foundations]
+    if rules.foundations_alternate:  # per pair, its two foundations' heights, the higher first (module text)
+        pairs = [[], []]
+        for suit in range(4):
+            pairs[alternate_pair(make_card(1, suit))].append(found[suit])
+        high, low = zip(*(sorted(pair, reverse=True) for pair in pairs), strict=True)
+        found = [*high, 0, 0, *low, 0, 0]
     return piles, heights, np.array(found, dtype=np.int32)
 
 
@@ -109,6 +156,28 @@ def down_mask(board: Board, rules: Rules) -> int:
     for card in board.down:
         mask |= 1 << kernel_card(card, rules)
     return mask
+
+
+def engine_line(board: Board, moves: list[Move], rules: Rules) -> list[Move]:
+    """The kernels' winning line as the game's own moves: by alternate colour, each move to a foundation
+    names the one it goes onto, and a card back from a foundation comes from the game's foundation of the
+    pair and height the kernels meant (module text); the line as it is elsewhere."""
+    if not rules.foundations_alternate:
+        return moves
+    line = []
+    for move in moves:
+        if move.target is None and not move.is_redeal:
+            card = board.piles[move.source][-1]
+            move = Move(move.source, None, 1, foundations_taking(board, card, rules)[0])
+        elif move.source < 0:
+            virtual = -1 - move.source  # the kernels' foundation: the pair's higher one (< 4) or its lower one
+            mine = [s for s in range(4) if alternate_pair(make_card(1, s)) == virtual % 4]
+            heights = sorted(board.foundations[s] for s in mine)
+            height = heights[1] if virtual < 4 else heights[0]
+            move = Move(-1 - next(s for s in mine if board.foundations[s] == height), move.target)
+        line.append(move)
+        board = apply_move(board, move, rules)
+    return line
 
 
 def engine_move(src: int, dst: int) -> Move:

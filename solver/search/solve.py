@@ -41,6 +41,7 @@ from ..words import (
     WALK,
     WON,
 )
+from .arrays import engine_line
 from .beam import beam_bytes, beam_search
 from .checkpoint import Checkpoint, SearchStopped
 from .checkpoint import identity as checkpoint_identity
@@ -396,6 +397,7 @@ def solve(
         result.verdict = LOST
     elif status == K_WON:
         result.raw_length = len(path)
+        path = engine_line(board, path, rules)
         moves = shorten(board, path, rules, deadline) if shorten_moves else path
         if not is_solution(board, moves, rules):
             raise AssertionError("the solver's winning line does not replay: this is a bug, please report it")
