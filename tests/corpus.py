@@ -27,7 +27,7 @@ from pathlib import Path
 
 from solver.game.board import Board
 from solver.game.deals import random_deal
-from solver.game.engine import reference_search
+from solver.game.engine import apply_move, legal_moves, reference_search
 from solver.game.rules import GAMES, PYSOLFC_UNSUPPORTED, UNLIMITED, Rules, with_pysolfc, with_worrying_back
 
 FILE = Path(__file__).with_name("corpus.txt")
@@ -63,6 +63,9 @@ PYSOLFC_SIZES = {
     else [(3, 3), (3, 4), (4, 3), (4, 4)]
     for g in PYSOLFC
 }
+# PySolFC's Spanish Patience is another game (foundations by alternate colour, spaces that take nothing): its
+# lost deals come with more ranks than piles.
+PYSOLFC_SIZES["spanish-patience"] = [(3, 3), (3, 4), (4, 2), (5, 3), (6, 3), (6, 4), (7, 4)]
 MANY_PILES = [(7, 17), (8, 20), (8, 32)]  # rules files may ask for up to 32 piles
 LARGER = {"good-measure": (7, 5), "bakers-dozen": (6, 5)}  # where lost deals need a real search
 WON, LOST, TOO_LARGE = "W", "L", "-"  # a verdict; TOO_LARGE: past the set's limit for the reference
@@ -88,6 +91,24 @@ def _cycled(
         small = rules.reduced(*sizes[i % len(sizes)])
         board = random_deal(small, rng)
         yield small, replace(board, redeals=0) if spent else board
+
+
+def _midgame(game: str, seed: str, count: int, sizes: list[tuple[int, int]]):
+    """Positions some random moves into small deals under PySolFC's rules, cards going up two times in three
+    where one may: foundations of every height (by alternate colour, of mixed suits), cards come back and
+    pass between foundations."""
+    rules = with_pysolfc(GAMES[game])
+    rng = random.Random(seed)
+    for i in range(count):
+        small = rules.reduced(*sizes[i % len(sizes)])
+        board = random_deal(small, rng).validate(small)
+        for _ in range(rng.randint(2, 4 * small.ranks)):
+            moves = legal_moves(board, small)
+            if not moves:
+                break
+            ups = [m for m in moves if m.target is None]
+            board = apply_move(board, rng.choice(ups if ups and rng.random() < 0.67 else moves), small)
+        yield small, board
 
 
 def _variants(count: int):
@@ -137,6 +158,10 @@ SETS: dict[str, tuple[Callable[[], object], int | None]] = {
         f"pysolfc-strict/{g}": (lambda g=g: _cycled(g, f"corpus-pysolfc-{g}", 150, PYSOLFC_SIZES[g]), 30_000)
         for g in PYSOLFC
     },
+    "pysolfc-midgame/spanish-patience": (
+        lambda: _midgame("spanish-patience", "corpus-midgame", 200, [(4, 3), (5, 3), (6, 3), (5, 4)]),
+        30_000,
+    ),
     "variants": (lambda: _variants(300), 20_000),
 }
 

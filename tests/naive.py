@@ -37,8 +37,15 @@ BEAM_PER_ABSTRACT = 4  # ... and keeps at most this many positions of one abstra
 
 
 def pair_of(card: int) -> int:
-    """Which foundations by alternate colour take ``card``: those of the red Aces (1) or the black (0)."""
-    return int(is_red(card) != (rank(card) % 2 == 0))
+    """Which foundations by alternate colour take ``card``: those of the red Aces (1) or the black (0),
+    found by building a foundation of each colour up to the card's rank."""
+    for red_ace in (False, True):
+        red = red_ace
+        for _ in range(rank(card) - 1):
+            red = not red
+        if red == is_red(card):
+            return int(red_ace)
+    raise AssertionError("a card is red or black")
 
 
 def quotient(board: Board, rules: Rules) -> tuple[Board, Rules]:

@@ -6,14 +6,18 @@ import random
 
 import numpy as np
 import pytest
+from corpus import deals
+from harness import check_agreement
 from naive import quotient
 
+from solver.game.cards import suit_of
 from solver.game.deals import pysolfc_layout, random_deal
 from solver.game.engine import Move, apply_move, is_solution, legal_moves
 from solver.game.rules import GAMES, with_pysolfc
 from solver.search.arrays import engine_line, position_keys, state_arrays
 from solver.search.result import Budget
 from solver.search.solve import solve
+from solver.words import LOST, WON
 
 RULES = with_pysolfc(GAMES["spanish-patience"])
 SIZES = [(3, 3), (4, 3), (4, 4), (5, 4), (6, 5)]
@@ -88,3 +92,12 @@ def test_whole_deals_are_won_with_lines_the_engine_replays(number):
     board = pysolfc_layout(RULES, number)
     result = solve(board, RULES, Budget(seconds=30))
     assert result.verdict == "won" and is_solution(board, result.moves, RULES)
+
+
+def test_positions_in_mid_game_agree_with_the_reference_search():
+    """Small deals some random moves in: foundations of mixed suits at every height, some cards back on the
+    tableau; the solver's verdict is the plain reference search's on the real rules, lost ones included."""
+    corpus = deals("pysolfc-midgame/spanish-patience")
+    mixed = sum(any(suit_of(c) != i for i, held in enumerate(d.board.founded) for c in held) for d in corpus)
+    counts = check_agreement(corpus)
+    assert counts[WON] >= 50 and counts[LOST] >= 50 and mixed >= 100, (counts[WON], counts[LOST], mixed)

@@ -12,24 +12,29 @@ Foundations by alternate colour (PySolFC's Spanish Patience)
     in any suit.  So the card of rank r on foundation i has a colour fixed by
     i and r: red where i is red and r odd, or i black and r even.  Call the
     two red-based foundations (D, H) one pair and the black-based ones (C, S)
-    the other; a card of rank r belongs to one pair (``alternate_pair``), and
+    the other: a card of rank r belongs to one pair (``alternate_pair``), and
     each pair has exactly two cards of each rank, both of one colour.
-    Swapping the two cards of a (pair, rank) everywhere maps every position to
-    one with the same legal moves: the tableau reads ranks only, a foundation
-    takes a card by its rank and colour, which the two share, and an Ace goes
-    only onto its own suit's foundation, which is empty exactly when the Ace
-    is not on it (it lies at the bottom), so either Ace of a pair goes onto
-    an empty foundation of its pair.  Won positions map to won ones.  So the
-    game's verdict is that of its quotient, where the two cards are one card
-    in two copies: a game of two suits (the pairs), two copies of each card,
-    and two foundations per suit, each taking either copy -- the kernels'
-    two-deck game (solver/kernels/position.py) with suits 0 and 1 only.  A
-    card passing between foundations of its pair leaves the quotient
-    position as it was (one foundation one card lower, the other one higher,
-    the tops swapped for their twins), so the kernels never play it.  A line
-    of the kernels' moves names piles, and foundations by pair:
-    ``engine_line`` turns it into the game's own moves, choosing where two
-    foundations of a pair fit, and the engine replays it as any other.
+    The quotient of a position forgets which of those two cards is which and
+    which foundation of a pair is which: each pile as a list of (pair, rank),
+    and per pair the two foundations' heights as a set.  Its moves match the
+    game's, both ways.  A move between piles reads ranks only.  A card goes
+    up onto a foundation of its pair one rank lower, whose top card is then
+    of the other colour, as the game asks; an Ace onto an empty one of its
+    pair, and its own suit's foundation is empty, since an Ace lies at the
+    bottom of its foundation and this one is in a pile.  A card comes back
+    from a foundation of its pair of the height meant, of the rank meant,
+    onto a pile whose top is one rank higher.  A card passing between two
+    foundations (never an Ace) goes from one of height h to one of its pair
+    of height h - 1, which swaps their heights: the quotient stays as it
+    was, so the kernels never play it.  And a position is won when its
+    piles are empty, which the quotient says.  So the game from a position
+    is won exactly when its quotient game is -- and that is the kernels'
+    two-deck game (solver/kernels/position.py) with suits 0 and 1 only: the
+    two cards of a (pair, rank) are two copies of one card, a pair's two
+    foundations a suit's two.  A line of the kernels' moves names piles, and
+    foundations by pair: ``engine_line`` turns it into the game's own moves,
+    choosing where two foundations of a pair fit, and the engine replays it
+    as any other.
 """
 
 from __future__ import annotations
