@@ -91,7 +91,7 @@ MANIFEST: dict[str, dict[str, Row]] = {
                 ),
             ),
         ),
-        "pysolfc": pysolfc("bakers-dozen"),
+        "pysolfc": pysolfc("bakers-dozen", 10_000, beside="a hard deal's search (1-1000), another batch (1001-10000)"),
     },
     "good-measure": {
         "strict": Row(
