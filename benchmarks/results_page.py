@@ -560,8 +560,10 @@ def draw(results: list[RowResult], target: Path) -> None:
     ax.set_ylim(len(names) - 0.5, -0.5)
     ax.grid(axis="x", color="0.9")
     ax.set_xlabel("win rate (won / decided), logit scale; bars: 95% Wilson interval, unknown counted lost / won")
-    first, last = results[0].row.first, results[0].row.last
-    ax.set_title(f"Win rates of PySolFC deals {first}-{last}", fontsize=10, pad=24)
+    ranges = sorted({(r.row.first, r.row.last) for r in results if r.ran}, key=lambda fl: fl[0] - fl[1])
+    first, last = ranges[0] if ranges else (results[0].row.first, results[0].row.last)
+    fewer = " or fewer (the table gives each row's deals)" if len(ranges) > 1 else ""
+    ax.set_title(f"Win rates of PySolFC deals {first}-{last}{fewer}", fontsize=10, pad=24)
     ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)
     fig.tight_layout()
     fig.savefig(target, dpi=110)
