@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .game.board import BoardError, parse_board
-from .game.cards import card_text
+from .game.cards import SUITS, card_text
 from .game.deals import DealNumberError, deal
 from .game.deals import pysolfc_layout as pysolfc_layout_of
 from .game.engine import describe_moves
@@ -554,7 +554,10 @@ def _print_text(rules, source, board, result: SolveResult) -> None:
     click.echo(rules.describe())
     if board.note:
         click.echo(f"Note: {board.note}")
-    if any(board.foundations):
+    if any(board.foundations) and board.founded:  # by alternate colour: each one's top card, of any suit
+        ups = [f"{SUITS[i]}: {card_text(held[-1])}" for i, held in enumerate(board.founded) if held]
+        click.echo(f"Foundations: {', '.join(ups)}")
+    elif any(board.foundations):
         ups = [card_text((top - 1) * 4 + suit) for suit, top in board.foundations_by_suit() if top]
         click.echo(f"Foundations: {' '.join(ups)}")
     if rules.redeals:

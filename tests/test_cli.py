@@ -1,14 +1,16 @@
 """The `bakers solve` command: output, JSON, and exit status 2 on bad input."""
 
 import json
+import random
 
 import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
 from solver.game.board import parse_board
+from solver.game.cards import card_text
 from solver.game.deals import deal, pysolfc_layout
-from solver.game.engine import REDEAL, Move, is_solution
+from solver.game.engine import REDEAL, Move, apply_move, is_solution, legal_moves
 from solver.game.rules import GAMES, with_pysolfc, with_worrying_back
 
 
@@ -241,6 +243,25 @@ def test_pysolfc_s_spanish_patience_names_the_foundation_each_card_goes_onto():
     assert is_solution(pysolfc_layout(rules, 3), record_moves(record), rules)
     out = run("solve", "-g", "spanish-patience", "-d", "3", "--pysolfc")
     assert out.exit_code == 0 and "to foundation H" in out.output, out.output
+
+
+def test_pysolfc_s_spanish_patience_from_a_board_with_cards_of_any_suit_up(tmp_path):
+    """A board file writes each foundation's cards (H-AH.2C.3D); solve shows each one's top card and
+    wins from there with a line that replays."""
+    rules = with_pysolfc(GAMES["spanish-patience"])
+    board, rng = pysolfc_layout(rules, 5).validate(rules), random.Random(3)
+    for _ in range(40):
+        moves = legal_moves(board, rules)
+        board = apply_move(board, rng.choice([m for m in moves if m.target is None] or moves), rules)
+    assert any(card % 4 != i for i, held in enumerate(board.founded) for card in held)  # suits mixed
+    path = tmp_path / "board.txt"
+    path.write_text(board.to_text(rules))
+    out = run("solve", "-g", "spanish-patience", "--pysolfc", "--board", str(path))
+    tops = ", ".join(f"{'CDHS'[i]}: {card_text(held[-1])}" for i, held in enumerate(board.founded) if held)
+    assert out.exit_code == 0 and f"Foundations: {tops}" in out.output, out.output
+    record = json.loads(run("solve", "-g", "spanish-patience", "--pysolfc", "--board", str(path), "--json").output)
+    assert parse_board(record["board"], rules) == board and record["verdict"] == "won"
+    assert is_solution(board, record_moves(record), rules)
 
 
 def test_a_deal_lost_by_the_rules_won_in_pysolfc_by_a_card_back_from_its_foundation():

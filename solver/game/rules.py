@@ -223,6 +223,8 @@ class Rules:
             founded = f", {self.decks} decks" + founded
         if self.foundations_down:
             founded += ", foundations build down from the King"
+        if self.foundations_alternate:
+            founded += ", foundations build up by alternate colour from their suit's Ace (a card may pass between them)"
         moves = "one card at a time"
         if self.sequence_moves:
             moves = "runs move as a unit" + (", as many cards as the empty piles allow" if self.runs_by_spaces else "")
