@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.game.deals import deal, pysolfc_layout  # noqa: E402
-from solver.game.rules import GAMES, with_pysolfc  # noqa: E402
+from solver.game.rules import GAMES, pysolfc_adds_moves_only, with_pysolfc  # noqa: E402
 from solver.records import read_ledger  # noqa: E402
 from solver.stats import WinRate  # noqa: E402
 from solver.words import VERDICTS  # noqa: E402
@@ -506,10 +506,13 @@ def differences_text(strict: RowResult, pysolfc: RowResult) -> str:
     text = f"**{title_of(strict.name)}**, {len(both)} deals decided by both: "
     text += f"won by PySolFC's rules and lost by the strict ones: {len(gained)}"
     text += f" ({deal_list(gained)})" if gained else ""
+    text += f"; lost by PySolFC's and won by the strict ones: {len(lost)}"
+    if not pysolfc_adds_moves_only(strict.name):  # another game in PySolFC: either may win what the other loses
+        why = ", PySolFC's being another game: foundations by alternate colour, spaces that take nothing"
+        return text + (f" ({deal_list(lost)}{why})." if lost else ".")
     same = [d for d in lost if deal(GAMES[strict.name], d) == pysolfc_layout(with_pysolfc(GAMES[strict.name]), d)]
     if same:  # PySolFC's rules allow every strict move: on one layout, a strict win is a PySolFC win
         raise ResultsError(f"{strict.name}: deals {same} lost under PySolFC's rules, won under the strict ones")
-    text += f"; lost by PySolFC's and won by the strict ones: {len(lost)}"
     layouts = ", each laid out otherwise by PySolFC (a King left above another card)" if lost else ""
     return text + (f" ({deal_list(lost)}{layouts})." if lost else ".")
 

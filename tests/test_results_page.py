@@ -97,3 +97,11 @@ def test_a_deal_lost_under_pysolfc_s_looser_rules_is_won_strictly_only_on_anothe
     strict, pysolfc = two_rule_sets(tmp_path, "cruel", {5: "won"}, {5: "lost"}, 5)
     with pytest.raises(ResultsError, match=r"cruel: deals \[5\] lost under PySolFC's rules, won under the strict"):
         differences_text(strict, pysolfc)
+
+
+def test_spanish_patience_in_pysolfc_is_another_game_either_may_win_what_the_other_loses(tmp_path):
+    strict, pysolfc = two_rule_sets(tmp_path, "spanish-patience", {5: "won", 6: "lost"}, {5: "lost", 6: "won"}, 6)
+    assert differences_text(strict, pysolfc).endswith(
+        "won by PySolFC's rules and lost by the strict ones: 1 (6); lost by PySolFC's and won by the strict ones: "
+        "1 (5, PySolFC's being another game: foundations by alternate colour, spaces that take nothing)."
+    )

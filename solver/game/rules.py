@@ -407,6 +407,16 @@ PYSOLFC_CHANGES: dict[str, dict[str, object]] = {
     # to another, and an empty pile takes nothing (BakersDozen's rows, base_rank=NO_RANK).
     "spanish-patience": {"worrying_back": True, "empty_pile": EMPTY_NONE, "foundations_alternate": True},
 }
+# PySolFC's rules of a game allow every move RULES.md's do, and more, where they only add these: a deal that
+# RULES.md wins is won in PySolFC on the same layout.  Not so for Spanish Patience (another game there).
+PYSOLFC_ADDS_ONLY = frozenset({"worrying_back", "sequence_moves"})
+
+
+def pysolfc_adds_moves_only(name: str) -> bool:
+    """Whether PySolFC's rules of game ``name`` allow every move RULES.md's do (PYSOLFC_ADDS_ONLY)."""
+    return set(PYSOLFC_CHANGES.get(name, {})) <= PYSOLFC_ADDS_ONLY
+
+
 PYSOLFC_UNSUPPORTED: dict[str, str] = {}  # games whose PySolFC rules the solver cannot play, with the reason: none
 
 
