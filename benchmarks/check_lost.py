@@ -35,20 +35,28 @@ sys.path.insert(0, str(ROOT))
 from tqdm import tqdm  # noqa: E402
 
 from benchmarks.bench_solve import machine  # noqa: E402
-from solver.game.deals import deal  # noqa: E402
+from solver.game.board import Board  # noqa: E402
+from solver.game.deals import deal, pysolfc_layout  # noqa: E402
 from solver.game.engine import is_solution, reference_search  # noqa: E402
-from solver.game.rules import GAMES, Rules, get_rules, with_worrying_back  # noqa: E402
+from solver.game.rules import GAMES, Rules, get_rules, with_pysolfc, with_worrying_back  # noqa: E402
 from solver.records import VERDICTS, read_ledger  # noqa: E402
 
 AGREES, WINS, NOT_CHECKED = "no win", "WON: the lost verdict is wrong", "over the cap, not checked"
 
 
 def rules_named(name: str) -> Rules:
-    """The rules a batch record names: a game, or a game with worrying back."""
-    base = name.removesuffix("-worrying-back")
+    """The rules a batch record names: a game, a game with worrying back, or a game under PySolFC's rules."""
+    base = name.removesuffix("-worrying-back").removesuffix("-pysolfc")
     if base not in GAMES:
         sys.exit(f"{name}: not one of the project's games (a rules file's records are not checked here)")
+    if name.endswith("-pysolfc"):
+        return with_pysolfc(GAMES[base])
     return GAMES[base] if base == name else with_worrying_back(GAMES[base])
+
+
+def laid_out(rules: Rules, number: int) -> Board:
+    """Deal ``number`` as the records of ``rules`` lay it out: PySolFC's own layout under its rules."""
+    return pysolfc_layout(rules, number) if rules.pysolfc else deal(rules, number)
 
 
 def lost_of_records(path: Path) -> tuple[Rules, list[int]]:
@@ -56,9 +64,9 @@ def lost_of_records(path: Path) -> tuple[Rules, list[int]]:
     if len(ledger.identities) != 1:
         sys.exit(f"{path}: expected the records of one batch, found {len(ledger.identities)} identities")
     (identity,) = ledger.identities
-    if identity.layout != "rules":
-        sys.exit(f"{path}: deals laid out as {identity.layout!r}; only the rules' own layout is checked here")
     rules = rules_named(identity.game)
+    if identity.layout != ("pysolfc" if rules.pysolfc else "rules"):
+        sys.exit(f"{path}: deals laid out as {identity.layout!r}; only the layout of their rules is checked here")
     if identity.rules is not None and rules.digest() != identity.rules:  # records before 895349e carry none
         sys.exit(f"{path}: the records' rules are not today's {rules.name}")
     latest = ledger.latest(identity.game)
@@ -82,7 +90,7 @@ def check(job: tuple[Rules, int, int]) -> tuple[int, str, float]:
     rules, number, max_states = job
     start = time.perf_counter()
     try:
-        outcome = AGREES if reference_search(deal(rules, number), rules, max_states) is None else WINS
+        outcome = AGREES if reference_search(laid_out(rules, number), rules, max_states) is None else WINS
     except RuntimeError:  # past max_states positions
         outcome = NOT_CHECKED
     return number, outcome, time.perf_counter() - start
@@ -98,7 +106,7 @@ def check_layered(job: tuple[Rules, int, float, int]) -> tuple[int, str, float]:
 
     rules, number, seconds, memory = job
     warm_up()
-    board = deal(rules, number)
+    board = laid_out(rules, number)
     start = time.perf_counter()
     search = Layered(Root(board, rules), Budget(seconds=seconds, memory=memory))
     status, _ = search.search(start + seconds)
@@ -152,7 +160,7 @@ def main() -> None:
         from solver.game.premises import LAYERS_PREMISES
         from solver.search.layered import can_search
 
-        if lost and not can_search(rules, deal(rules, lost[0])):
+        if lost and not can_search(rules, laid_out(rules, lost[0])):
             sys.exit(f"{rules.title}: {LAYERS_PREMISES}")
         memory = int(args.memory * 2**30)
         work, jobs = check_layered, [(rules, n, args.timeout, memory) for n in lost]

@@ -57,3 +57,15 @@ def test_the_layered_check_refuses_a_game_it_cannot_search(tmp_path):
     done = run(tmp_path, [1], "-g", "spanish-patience", "--layered")
     assert done.returncode != 0 and "layered search needs" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_records_under_pysolfc_s_rules_are_checked_on_pysolfc_s_layout():
+    """A records file of NAME-pysolfc names PySolFC's rules, and its deals lie as PySolFC lays them out."""
+    sys.path.insert(0, str(SCRIPT.parent.parent))
+    from benchmarks.check_lost import AGREES, check, laid_out, rules_named
+    from solver.game.deals import pysolfc_layout
+    from solver.game.rules import GAMES, with_pysolfc
+
+    rules = rules_named("spanish-patience-pysolfc")
+    assert rules == with_pysolfc(GAMES["spanish-patience"]) and laid_out(rules, 64) == pysolfc_layout(rules, 64)
+    assert check((rules, 5081, 50_000))[1] == AGREES  # lost at the root, and in 38 positions
