@@ -146,7 +146,9 @@ MANIFEST: dict[str, dict[str, Row]] = {
     },
     "spanish-patience": {
         "strict": single("spanish-patience", "bakers winrate -g spanish-patience -d 1-10000 -t 10"),
-        "pysolfc": pysolfc("spanish-patience", 10_000, beside="another batch"),
+        "pysolfc": pysolfc(
+            "spanish-patience", 10_000, "-d <the 17 unknown> -t 60 -m 4G, which won 2", beside="another batch"
+        ),
     },
     "portuguese-solitaire": {
         "strict": single("portuguese-solitaire", "bakers winrate -g portuguese-solitaire -d 1-10000 -t 60 -j 1"),
