@@ -198,7 +198,7 @@ MANIFEST: dict[str, dict[str, Row]] = {
                 ),
             ),
         ),
-        "pysolfc": pysolfc("vineyard"),
+        "pysolfc": pysolfc("vineyard", 10_000, beside="a hard deal's search (1-1000), another batch (1001-10000)"),
     },
     "unusual": {
         "strict": single("unusual", "bakers winrate -g unusual -d 1-10000 -t 60 -j 2"),
