@@ -272,6 +272,7 @@ def test_pysolfc_spanish_patience_builds_its_foundations_by_alternate_colour_and
     passed = apply_move(passing, move, rules)
     assert passed.founded[1:3] == ((parse_card("AD"),), (parse_card("AH"), parse_card("2S")))
     assert describe_move(passing, move) == "2S from foundation D to foundation H"
+    assert describe_move(board, Move(-2, 2)) == "2S from foundation D onto 3S (pile 3)"
 
 
 @pytest.mark.parametrize(

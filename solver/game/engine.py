@@ -264,6 +264,8 @@ def describe_move(board: Board, move: Move) -> str:
         target = "" if move.foundation is None else f" {SUITS[move.foundation]}"  # by alternate colour: which
         return f"{cards} from {origin} to foundation{target}{turning}"
     origin = "foundation" if move.source < 0 else f"pile {move.source + 1}"
+    if move.source < 0 and board.founded:  # by alternate colour: which foundation it comes from
+        origin = f"foundation {SUITS[-1 - move.source]}"
     target = board.piles[move.target]
     if not target:
         return f"{cards} from {origin} to empty pile {move.target + 1}{turning}"
