@@ -291,3 +291,9 @@ def test_foundations_by_alternate_colour_are_written_card_by_card(text, message)
         parse_board(text + piles, rules).validate(rules)
     with pytest.raises(BoardError, match="build by suit"):
         parse_board("Foundations: D-AD\n" + piles, SP.reduced(ranks=3, piles=3)).validate(SP.reduced(ranks=3, piles=3))
+
+
+def test_a_card_written_on_two_foundations_is_refused():
+    rules = with_pysolfc(SP).reduced(ranks=3, piles=3)
+    with pytest.raises(BoardError, match="2H is on 2 foundations"):
+        parse_board("Foundations: C-AC.2H S-AS.2H\n3D 2C AH\n3H 3C\nAD 2D 3S\n", rules).validate(rules)

@@ -138,6 +138,8 @@ class Board:
                     if index is not None
                     else f"foundation {SUITS[suit_of(card)]} is built to {'0A23456789TJQK'[top]}"
                 )
+                if not piles:  # written on two foundations
+                    raise BoardError(f"{card_text(card)} is on {count} foundations{_copies_note(rules)}")
                 raise BoardError(f"{where}, but {card_text(card)} is still in pile {piles[-1]}")
         missing = [
             card_text(make_card(rank, suit))
