@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from click.testing import CliRunner
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from solver.batch import MAX_BATCH, BatchError, parse_deals
@@ -293,3 +293,37 @@ def test_deal_ranges_as_raw_text(text):
         assert_refused(run("winrate", "--game", "bakers-dozen", "--deals", text, "--output", "/nonexistent/x"))
         return
     assert all(1 <= n < MAX_DEAL for n in chosen)
+
+
+def _alternate_foundation(suit: int, picks: list[int]) -> tuple[str, list[int]]:
+    """A foundation by alternate colour as it may lie: suit's Ace, then each card one rank higher of the other
+    colour (of the two suits of that colour, the one ``picks`` says)."""
+    cards = [suit]
+    for rank, pick in enumerate(picks, 2):
+        other = [s for s in range(4) if (s in (1, 2)) != (cards[-1] % 4 in (1, 2))]
+        cards.append((rank - 1) * 4 + other[pick % 2])
+    return "CDHS"[suit], cards
+
+
+foundation_lines = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from("CDHS"), st.lists(st.integers(0, 51), max_size=4)),  # mostly wrong
+        st.builds(_alternate_foundation, st.integers(0, 3), st.lists(st.integers(0, 1), max_size=6)),  # right
+    ),
+    max_size=5,
+)
+
+
+@FUZZ
+@given(foundation_lines, st.integers(1, 1000))
+@example([("C", [0, 6]), ("H", [2, 7])], 1).via("two foundations that may lie so")
+def test_foundations_written_as_their_cards_are_read_or_refused_clearly(items, number):
+    """PySolFC's Spanish Patience writes a foundation as its cards (H-AH.2S); any such line, its cards taken
+    out of the piles, is solved or refused with one line."""
+    written = [c for _, cards in items for c in cards]
+    piles = tuple(tuple(c for c in pile if c not in written) for pile in deal(GAMES["spanish-patience"], number).piles)
+    line = " ".join(f"{suit}-{'.'.join(card_text(c) for c in cards) or '0'}" for suit, cards in items)
+    text = f"Foundations: {line}\n" + Board(piles).to_text()
+    out = run("solve", "--game", "spanish-patience", "--pysolfc", "--board", "-", *CHEAP, stdin=text)
+    if out.exit_code != 0:
+        assert_refused(out)
