@@ -20,11 +20,18 @@ from solver.kernels import beam as B
 from solver.kernels import codes as K
 from solver.kernels import position as P
 from solver.search import LOST, WON, Budget, Schedule, solve
+from solver.search.arrays import engine_line
 from solver.search.beam import Beam, beam_search
 from solver.search.dfs import DepthFirst
 from solver.search.root import Root
 
-BEAMED = [g for g in GAMES if beams_apply(GAMES[g])]  # one deck, every card face up
+BEAMED = [g for g in GAMES if beams_apply(GAMES[g]) and GAMES[g].decks == 1]  # one deck, every card face up
+# Two copies of each card: two decks, and PySolFC's Spanish Patience as the kernels play it (arrays.py).
+TWO_COPIES = {
+    "unusual": "small/unusual",
+    "bakers-dozen-2-decks": "small/bakers-dozen-2-decks",
+    "spanish-patience-pysolfc": "pysolfc/spanish-patience",
+}
 
 NO_MARKS = np.zeros(1 << 10, dtype=np.uint64)  # a depth-first table that marks nothing lost
 
@@ -169,3 +176,20 @@ def test_the_probe_beams_come_first_and_only_before_the_schedule_s_first():
     for without in (Schedule(beam_probes=()), Schedule(beam_first_after=4, beam_first_width=2)):
         assert (without.beam_due(0), without.beam_width(0)) == (without.beam_first_after, without.beam_first_width)
         assert without.beam_due(1) == without.beam_first_after * without.beam_growth
+
+
+@pytest.mark.parametrize("game", TWO_COPIES)
+def test_beams_with_two_copies_of_each_card_find_real_wins_and_leave_verdicts_alone(game):
+    """Beams hold eight foundations where the kernels see each card twice: narrow ones find wins that
+    replay, only on deals the reference wins, and early beams in solve() change no verdict."""
+    corpus = deals(TWO_COPIES[game], 150)
+    assert all(beams_apply(d.rules) for d in corpus)
+    found = 0
+    for d in corpus:
+        line, _ = beam_search(Root(d.board, d.rules), 4, None, NO_MARKS)
+        if line is not None:
+            line = engine_line(d.board.validate(d.rules), line, d.rules)  # the kernels' line as the game's moves
+            assert d.won and is_solution(d.board, line, d.rules), d.board.to_text()
+            found += 1
+    counts = check_agreement(corpus, Schedule(run_nodes=4, beam_first_after=4, beam_first_width=2))
+    assert found >= 0.5 * counts[WON] and counts["by beam"] >= 10, (found, counts)

@@ -114,10 +114,10 @@ def dead_test_applies(rules: Rules) -> bool:
 
 
 def beams_apply(rules: Rules) -> bool:
-    """Where beams run (solver/kernels/beam.py): one deck, since a beam's positions hold four foundations,
-    and every card face up, since it does not track face-down ones.  A beam proves nothing lost and its
-    lines are replayed, so it needs no proof: any building rule, runs and redeals are welcome."""
-    return one_deck(rules) and all_face_up(rules)
+    """Where beams run (solver/kernels/beam.py): every card face up, since a beam does not track face-down
+    ones.  A beam proves nothing lost and its lines are replayed, so it needs no proof: any building rule,
+    runs, redeals and two copies of each card (two decks, foundations by alternate colour) are welcome."""
+    return all_face_up(rules)
 
 
 LAYERS_PREMISES = (

@@ -15,9 +15,11 @@ are dropped (where its proof holds: no redeal left), and so are positions
 the depth-first search's table marks lost (its keys are the beam's).  None
 of that can turn a win into a loss; it only saves the beam room.
 
-It runs in every one-deck game without face-down cards (``solver.game.premises.beams_apply``):
+It runs in every game without face-down cards (``solver.game.premises.beams_apply``):
 its moves are the depth-first search's (``moves.generate_moves``: any
-building rule, runs, a redeal with the redeals left each position keeps).
+building rule, runs, a redeal with the redeals left each position keeps;
+with two copies of each card, its foundations are the depth-first search's
+eight, and the score reads a suit's higher one).
 Where a redeal may come, the score drops its term for cards still where they
 were dealt, since a redeal re-cuts every pile.
 
@@ -75,15 +77,17 @@ def dealt_cards(board, heights, found, origin, origin_heights):
         n = prefix_length(board, heights, origin, origin_heights, p)
         dealt += n
         key = (key ^ np.uint64(n)) * np.uint64(1099511628211)
-    for suit in range(4):
-        key = (key ^ np.uint64(found[suit])) * np.uint64(1099511628211)
+    for f in range(found.shape[0]):
+        key = (key ^ np.uint64(found[f])) * np.uint64(1099511628211)
     return dealt, key
 
 
 @njit(cache=True)
 def score(board, heights, found, dealt, lowest, dealt_weight):
     """The beam's estimate of how promising a position is (module text); ``lowest``: room for 4 ints."""
-    up = found[0] + found[1] + found[2] + found[3]
+    up = 0
+    for f in range(found.shape[0]):  # two decks: all eight
+        up += found[f]
     blocked = 0
     dig = 0
     for p in range(board.shape[0]):

@@ -31,7 +31,7 @@ class Beam:
         self.dealt_weight = 0 if root.rules.redeals else DEALT_WEIGHT
         self.boards = np.zeros((2, width, *board.shape), dtype=board.dtype)
         self.heights = np.zeros((2, width, heights.size), dtype=heights.dtype)
-        self.founds = np.zeros((2, width, 4), dtype=found.dtype)
+        self.founds = np.zeros((2, width, found.size), dtype=found.dtype)  # two decks: eight
         self.in_play = np.zeros((2, width), dtype=np.int64)
         self.redeals = np.zeros((2, width), dtype=np.int64)
         self.keys = np.zeros((2, width, 2), dtype=np.uint64)
@@ -95,10 +95,11 @@ def seen_slots(width: int, branching: int) -> int:
     return 1 << (4 * width * branching - 1).bit_length()
 
 
-def beam_bytes(board: np.ndarray, cards: int, width: int, schedule: Schedule) -> int:
-    """Memory of a beam of this width over ``board``'s arrays, with the record of its levels."""
+def beam_bytes(board: np.ndarray, cards: int, width: int, schedule: Schedule, foundations: int = 4) -> int:
+    """Memory of a beam of this width over ``board``'s arrays (and ``foundations`` of them), with the record
+    of its levels."""
     branching = schedule.beam_branching
-    per_position = 2 * (2 * board.size + 4 * board.shape[0] + 16 + 8 + 8 + 16)  # two levels
+    per_position = 2 * (2 * board.size + 4 * board.shape[0] + 4 * foundations + 8 + 8 + 16)  # two levels
     per_candidate = 4 + 2 + 2 + 8 + 8  # parent, move, key, abstract key
     choosing = 8 + 4 * 12 + 8 * kernel.RANKED  # the kept, the abstract counts, the ranking's heap
     levels = 8 * schedule.beam_levels_per_card * cards

@@ -133,7 +133,7 @@ def _run_beam(
     schedule = root.schedule
 
     def bytes_needed(width: int) -> int:
-        return beam_bytes(root.arrays.board, root.board.cards_in_play(), width, schedule)
+        return beam_bytes(root.arrays.board, root.board.cards_in_play(), width, schedule, root.arrays.found.size)
 
     width = schedule.beam_width(result.beams)
     room = budget.memory - held
