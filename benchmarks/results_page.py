@@ -147,7 +147,11 @@ MANIFEST: dict[str, dict[str, Row]] = {
     "spanish-patience": {
         "strict": single("spanish-patience", "bakers winrate -g spanish-patience -d 1-10000 -t 10"),
         "pysolfc": pysolfc(
-            "spanish-patience", 10_000, "-d <the 17 unknown> -t 60 -m 4G, which won 2", beside="another batch"
+            "spanish-patience",
+            10_000,
+            "-d <the 17 unknown> -t 60 -m 4G, which won 2; then the 15 left at -t 120 -m 4G with beams (5355a3e), "
+            "which won all 15",
+            beside="another batch",
         ),
     },
     "portuguese-solitaire": {
@@ -201,8 +205,14 @@ MANIFEST: dict[str, dict[str, Row]] = {
         "pysolfc": pysolfc("vineyard", 10_000, beside="a hard deal's search (1-1000), another batch (1001-10000)"),
     },
     "unusual": {
-        "strict": single("unusual", "bakers winrate -g unusual -d 1-10000 -t 60 -j 2"),
-        "pysolfc": pysolfc("unusual", 10_000),
+        "strict": single(
+            "unusual",
+            "bakers winrate -g unusual -d 1-10000 -t 60 -j 2",
+            "then -d <the 9 unknown> -t 120 -j 1 with beams in two-deck games (5355a3e), which won all 9",
+        ),
+        "pysolfc": pysolfc(
+            "unusual", 10_000, "-d <the 15 unknown> -t 60 with beams in two-deck games (5355a3e), which won all 15"
+        ),
     },
     "bakers-dozen-2-decks": {
         "strict": single(
