@@ -142,7 +142,12 @@ MANIFEST: dict[str, dict[str, Row]] = {
                 ),
             ),
         ),
-        "pysolfc": pysolfc("good-measure"),
+        "pysolfc": pysolfc(
+            "good-measure",
+            10_000,
+            "from deal 3063 on, -j 2 (the same command resumed once the other batch had ended)",
+            beside="a hard deal's search (1-1000), another batch (1001-3062)",
+        ),
     },
     "spanish-patience": {
         "strict": single("spanish-patience", "bakers winrate -g spanish-patience -d 1-10000 -t 10"),
