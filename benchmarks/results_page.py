@@ -161,7 +161,7 @@ MANIFEST: dict[str, dict[str, Row]] = {
     },
     "portuguese-solitaire": {
         "strict": single("portuguese-solitaire", "bakers winrate -g portuguese-solitaire -d 1-10000 -t 60 -j 1"),
-        "pysolfc": pysolfc("portuguese-solitaire", 10_000),
+        "pysolfc": pysolfc("portuguese-solitaire", 10_000, "-d <the 2 unknown> -t 60 -j 2, which won both"),
     },
     "spanish-patience-ii": {
         "strict": single("spanish-patience-ii", "bakers winrate -g spanish-patience-ii -d 1-10000 -t 10"),
@@ -177,7 +177,7 @@ MANIFEST: dict[str, dict[str, Row]] = {
     },
     "perseverance": {
         "strict": single("perseverance", "bakers winrate -g perseverance -d 1-10000 -t 10 -j 2", THEN_60),
-        "pysolfc": pysolfc("perseverance", 10_000),
+        "pysolfc": pysolfc("perseverance", 10_000, "-d <the 9 unknown> -t 60 -j 2, which won all 9"),
     },
     "indefatigable": {
         "strict": single("indefatigable", "bakers winrate -g indefatigable -d 1-10000 -t 10 -j 2"),
@@ -189,11 +189,11 @@ MANIFEST: dict[str, dict[str, Row]] = {
     },
     "castles-in-spain": {
         "strict": single("castles-in-spain", "bakers winrate -g castles-in-spain -d 1-10000 -t 10 -j 2", THEN_60),
-        "pysolfc": pysolfc("castles-in-spain", 10_000),
+        "pysolfc": pysolfc("castles-in-spain", 10_000, "-d <the 5 unknown> -t 60 -j 2, which won 4"),
     },
     "martha": {
         "strict": single("martha", "bakers winrate -g martha -d 1-10000 -t 10 -j 2"),
-        "pysolfc": pysolfc("martha", 10_000),
+        "pysolfc": pysolfc("martha", 10_000, "-d <the 1 unknown> -t 60 -j 2, which won it"),
     },
     "vineyard": {
         "strict": Row(
