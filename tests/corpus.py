@@ -28,7 +28,7 @@ from pathlib import Path
 from solver.game.board import Board
 from solver.game.deals import random_deal
 from solver.game.engine import apply_move, legal_moves, reference_search
-from solver.game.rules import GAMES, PYSOLFC_UNSUPPORTED, UNLIMITED, Rules, with_pysolfc, with_worrying_back
+from solver.game.rules import GAMES, UNLIMITED, Rules, with_pysolfc, with_worrying_back
 
 FILE = Path(__file__).with_name("corpus.txt")
 SIZES = [(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 3), (5, 4), (5, 5), (6, 4)]  # (ranks, piles)
@@ -52,7 +52,7 @@ WORRY_SIZES = {
 }
 # PySolFC's rules (``with_pysolfc``): cards come back from the foundations, so small deals have more
 # positions; where spaces take a card, or the tableau builds both ways, fewer cards still.
-PYSOLFC = [g for g in GAMES if g not in PYSOLFC_UNSUPPORTED]
+PYSOLFC = list(GAMES)  # every game has PySolFC's rules
 PYSOLFC_SIZES = {
     g: [(4, 2), (5, 2)]
     if GAMES[g].both_ways and GAMES[g].empty_pile == "any"

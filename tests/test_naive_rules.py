@@ -33,14 +33,14 @@ from naive import (
 from solver.game.board import parse_board
 from solver.game.deals import deal, random_deal
 from solver.game.engine import apply_move, legal_moves
-from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES, PYSOLFC_UNSUPPORTED, with_pysolfc, with_worrying_back
+from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES, with_pysolfc, with_worrying_back
 from solver.kernels.codes import M_LONE
 from solver.search.arrays import engine_move
 
 RULES = {
     **GAMES,
     **{f"{g}-worrying-back": with_worrying_back(GAMES[g]) for g in ("bakers-dozen", "portuguese-solitaire")},
-    **{f"{g}-pysolfc": with_pysolfc(GAMES[g]) for g in GAMES if g not in PYSOLFC_UNSUPPORTED},
+    **{f"{g}-pysolfc": with_pysolfc(GAMES[g]) for g in GAMES},
 }
 # (ranks, piles) of the small deals; piles of two or three cards soon hold one, where the lone-card rule speaks.
 SIZES = [(4, 3), (4, 4), (5, 4), (5, 5), (6, 4), (7, 5), (4, 8), (5, 8)]

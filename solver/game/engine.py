@@ -199,9 +199,9 @@ def legal_moves(board: Board, rules: Rules) -> list[Move]:
 
 
 def apply_move(board: Board, move: Move, rules: Rules) -> Board:
+    board = _as_played(board, rules)
     if not is_legal(board, move, rules):
         raise IllegalMoveError(f"illegal move {move} in\n{board.to_text()}")
-    board = _as_played(board, rules)
     if move.is_redeal:
         left = board.redeals if board.redeals == UNLIMITED else board.redeals - 1
         return Board(redealt(board.piles), board.foundations, redeals=left, founded=board.founded)
@@ -259,13 +259,12 @@ def describe_move(board: Board, move: Move) -> str:
     cards = " ".join(card_text(c) for c in _moving_cards(board, move))
     uncovered = board.piles[move.source][-move.count - 1 : -move.count] if move.source >= 0 else ()
     turning = f", turning up {card_text(uncovered[0])}" if uncovered and uncovered[0] in board.down else ""
+    origin = f"pile {move.source + 1}"
+    if move.source < 0:  # by alternate colour (cards may pass between foundations), which one it leaves
+        origin = f"foundation {SUITS[-1 - move.source]}" if board.founded else "foundation"
     if move.target is None:
-        origin = f"foundation {SUITS[-1 - move.source]}" if move.source < 0 else f"pile {move.source + 1}"
         target = "" if move.foundation is None else f" {SUITS[move.foundation]}"  # by alternate colour: which
         return f"{cards} from {origin} to foundation{target}{turning}"
-    origin = "foundation" if move.source < 0 else f"pile {move.source + 1}"
-    if move.source < 0 and board.founded:  # by alternate colour: which foundation it comes from
-        origin = f"foundation {SUITS[-1 - move.source]}"
     target = board.piles[move.target]
     if not target:
         return f"{cards} from {origin} to empty pile {move.target + 1}{turning}"

@@ -44,10 +44,15 @@ DEAL_PLAIN = "plain"  # PySolFC's Portuguese Solitaire: no hook
 DEAL_BASES_LAST = "bases-last"  # PySolFC's Cruel hook: the foundations' base cards dealt last, to the foundations
 
 
+def two_copies(rules: Rules) -> bool:
+    """Whether the kernels see each card code twice, and so key a card by its place: two decks, or
+    foundations by alternate colour (solver/search/arrays.py, "Foundations by alternate colour")."""
+    return rules.decks > 1 or rules.foundations_alternate
+
+
 def most_cards_a_pile(rules: Rules) -> int:
     """The most cards a pile may hold at the start of a search (it may grow by a run of every rank)."""
-    positional = rules.decks > 1 or rules.foundations_alternate  # the kernels key a card by its place
-    return PILE_ROWS - rules.ranks - 1 if positional else rules.cards
+    return PILE_ROWS - rules.ranks - 1 if two_copies(rules) else rules.cards
 
 
 # The rules keys a variant's rules file may not set yet, with the word for the person who asked.
@@ -417,9 +422,6 @@ def pysolfc_adds_moves_only(name: str) -> bool:
     return set(PYSOLFC_CHANGES.get(name, {})) <= PYSOLFC_ADDS_ONLY
 
 
-PYSOLFC_UNSUPPORTED: dict[str, str] = {}  # games whose PySolFC rules the solver cannot play, with the reason: none
-
-
 class UnsupportedPysolfcError(ValueError):
     """A game whose PySolFC rules the solver cannot play."""
 
@@ -428,8 +430,6 @@ def with_pysolfc(rules: Rules) -> Rules:
     """The game as PySolFC plays it (PYSOLFC_CHANGES); a rules file's variant or an unknown game is refused."""
     if rules.pysolfc:
         return rules
-    if rules.name in PYSOLFC_UNSUPPORTED:
-        raise UnsupportedPysolfcError(PYSOLFC_UNSUPPORTED[rules.name])
     if GAMES.get(rules.name) != rules:
         raise UnsupportedPysolfcError(f"{rules.title}: PySolFC's rules exist only for the fifteen named games")
     return replace(

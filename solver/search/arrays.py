@@ -47,7 +47,7 @@ from ..game import premises
 from ..game.board import Board, BoardError
 from ..game.cards import is_red, make_card, rank_of
 from ..game.engine import REDEAL, Move, apply_move, foundations_taking
-from ..game.rules import BUILD_ALTERNATE, BUILD_RANK, BUILD_SUIT, EMPTY_ANY, EMPTY_KING, EMPTY_NONE, Rules
+from ..game.rules import BUILD_ALTERNATE, BUILD_RANK, BUILD_SUIT, EMPTY_ANY, EMPTY_KING, EMPTY_NONE, Rules, two_copies
 from ..kernels import codes
 from ..kernels.bundles import KernelRules
 from ..kernels.capacity import capacity_keys
@@ -87,11 +87,6 @@ def kernel_rules(rules: Rules) -> KernelRules:
     )
 
 
-def two_copies(rules: Rules) -> bool:
-    """Whether the kernels see each card code twice: two decks, or foundations by alternate colour."""
-    return rules.decks > 1 or rules.foundations_alternate
-
-
 def position_keys(rules: Rules) -> np.ndarray:
     """The hash keys the kernels use for ``rules`` (solver/kernels/position.py, "Hash")."""
     if two_copies(rules):
@@ -103,6 +98,11 @@ def alternate_pair(card: int) -> int:
     """Which pair of foundations by alternate colour takes ``card``: 1 the red-based ones (D, H), 0 the
     black-based ones (C, S) (module text)."""
     return int(is_red(card) != (rank_of(card) % 2 == 0))
+
+
+def _pair_foundations(pair: int) -> list[int]:
+    """The two foundations (by the suit of their Ace) that take the cards of ``pair``."""
+    return [suit for suit in range(4) if alternate_pair(make_card(1, suit)) == pair]
 
 
 def kernel_card(card: int, rules: Rules) -> int:
@@ -147,10 +147,8 @@ def state_arrays(board: Board, rules: Rules) -> tuple[np.ndarray, np.ndarray, np
         heights[p] = len(pile)
     found = [len(rules.founded_ranks(top)) for top in board.foundations]
     if rules.foundations_alternate:  # per pair, its two foundations' heights, the higher first (module text)
-        pairs = [[], []]
-        for suit in range(4):
-            pairs[alternate_pair(make_card(1, suit))].append(found[suit])
-        high, low = zip(*(sorted(pair, reverse=True) for pair in pairs), strict=True)
+        pairs = [sorted((found[suit] for suit in _pair_foundations(pair)), reverse=True) for pair in (0, 1)]
+        high, low = zip(*pairs, strict=True)
         found = [*high, 0, 0, *low, 0, 0]
     return piles, heights, np.array(found, dtype=np.int32)
 
@@ -176,7 +174,7 @@ def engine_line(board: Board, moves: list[Move], rules: Rules) -> list[Move]:
             move = Move(move.source, None, 1, foundations_taking(board, card, rules)[0])
         elif move.source < 0:
             virtual = -1 - move.source  # the kernels' foundation: the pair's higher one (< 4) or its lower one
-            mine = [s for s in range(4) if alternate_pair(make_card(1, s)) == virtual % 4]
+            mine = _pair_foundations(virtual % 4)
             heights = sorted(board.foundations[s] for s in mine)
             height = heights[1] if virtual < 4 else heights[0]
             move = Move(-1 - next(s for s in mine if board.foundations[s] == height), move.target)
