@@ -16,6 +16,7 @@ from .premises import check_supported
 from .rules import UNLIMITED, UNLIMITED_TEXT, Rules
 
 REDEAL_SOURCE = -100  # ``Move.source`` of a redeal
+_ILLEGAL = -2  # where ``_destination`` says a move the rules forbid goes (a foundation's index is >= 0)
 
 
 class IllegalMoveError(ValueError):
@@ -108,13 +109,13 @@ def _alternate_takes(index: int, held: tuple[int, ...], card: int) -> bool:
     return rank_of(card) == rank_of(held[-1]) + 1 and is_red(card) != is_red(held[-1])
 
 
-def _taking_foundation(board: Board, move: Move, card: int, rules: Rules) -> int | None:
+def _taking_foundation(board: Board, move: Move, card: int, rules: Rules) -> int:
     """The foundation ``move`` puts ``card`` on: the one it names if that one takes it, else (naming none)
-    the first that does; None if there is none."""
+    the first that does; ``_ILLEGAL`` if there is none."""
     taking = foundations_taking(board, card, rules)
     if move.foundation is not None:
-        return move.foundation if move.foundation in taking else None
-    return taking[0] if taking else None
+        return move.foundation if move.foundation in taking else _ILLEGAL
+    return taking[0] if taking else _ILLEGAL
 
 
 def _as_played(board: Board, rules: Rules) -> Board:
@@ -126,35 +127,37 @@ def _as_played(board: Board, rules: Rules) -> Board:
 
 
 def is_legal(board: Board, move: Move, rules: Rules) -> bool:
-    board = _as_played(board, rules)
-    if move.is_redeal:
-        return board.redeals != 0 and move.target is None and move.count == 1
+    return _destination(_as_played(board, rules), move, rules) != _ILLEGAL
+
+
+def _destination(board: Board, move: Move, rules: Rules) -> int | None:
+    """Where ``move`` puts its cards, if the rules allow it in ``board`` (its foundations as played): the
+    index of the foundation that takes them, or None for a pile or a redeal; else ``_ILLEGAL``."""
+    if move.source == REDEAL_SOURCE:
+        return None if board.redeals != 0 and move.target is None and move.count == 1 else _ILLEGAL
     if move.source < 0:  # worrying back: a foundation's top card onto a pile, or to another foundation
         index = -1 - move.source
         if not rules.worrying_back or index >= len(board.foundations) or board.foundations[index] == 0:
-            return False
+            return _ILLEGAL
         if move.target is None:  # passing between foundations by alternate colour
-            card = _moving_cards(board, move)[0]
-            return (
-                rules.foundations_alternate
-                and move.count == 1
-                and _taking_foundation(board, move, card, rules) is not None
-            )
+            if not rules.foundations_alternate or move.count != 1:
+                return _ILLEGAL
+            return _taking_foundation(board, move, _moving_cards(board, move)[0], rules)
         if not 0 <= move.target < len(board.piles) or move.count != 1:
-            return False
+            return _ILLEGAL
         host = board.piles[move.target]
-        return rules.can_host(host[-1] if host else None, _moving_cards(board, move)[0])
+        return None if rules.can_host(host[-1] if host else None, _moving_cards(board, move)[0]) else _ILLEGAL
     if not 0 <= move.source < len(board.piles) or not 1 <= move.count <= len(board.piles[move.source]):
-        return False
+        return _ILLEGAL
     cards = _moving_cards(board, move)
     if move.target is None:
-        return move.count == 1 and _taking_foundation(board, move, cards[0], rules) is not None
+        return _taking_foundation(board, move, cards[0], rules) if move.count == 1 else _ILLEGAL
     if not 0 <= move.target < len(board.piles) or move.target == move.source:
-        return False
+        return _ILLEGAL
     host = board.piles[move.target]
     if move.count > 1 and not _may_move_run(board, move, rules):
-        return False
-    return rules.can_host(host[-1] if host else None, cards[0])
+        return _ILLEGAL
+    return None if rules.can_host(host[-1] if host else None, cards[0]) else _ILLEGAL
 
 
 def _may_move_run(board: Board, move: Move, rules: Rules) -> bool:
@@ -200,7 +203,8 @@ def legal_moves(board: Board, rules: Rules) -> list[Move]:
 
 def apply_move(board: Board, move: Move, rules: Rules) -> Board:
     board = _as_played(board, rules)
-    if not is_legal(board, move, rules):
+    target = _destination(board, move, rules)
+    if target == _ILLEGAL:
         raise IllegalMoveError(f"illegal move {move} in\n{board.to_text()}")
     if move.is_redeal:
         left = board.redeals if board.redeals == UNLIMITED else board.redeals - 1
@@ -210,7 +214,6 @@ def apply_move(board: Board, move: Move, rules: Rules) -> Board:
     cards = _moving_cards(board, move)
     foundations = list(board.foundations)
     founded = list(board.founded)
-    target = _taking_foundation(board, move, cards[0], rules) if move.target is None else None
     if move.source < 0:
         index = -1 - move.source
         foundations[index] = rules.previous_on_foundation(foundations[index])
