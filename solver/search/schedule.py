@@ -18,7 +18,7 @@ RUN_GROWTHS = ("luby", "double", "fixed")
 @dataclass(frozen=True)
 class Schedule:
     # Depth-first runs (solver/search/dfs.py).
-    run_nodes: int = 1 << 12  # new positions of the first run before a restart; see run_cap()
+    run_nodes: int = 1 << 11  # new positions of the first run before a restart; see run_cap() and beam_due()
     run_growth: str = "luby"  # how later runs grow: "luby", "double" or "fixed" (see run_cap())
     max_noise: int = 3  # how far a restart may perturb the move order
     chunk_nodes: int = 1 << 16  # at most this many new positions between two looks at the clock
@@ -32,10 +32,14 @@ class Schedule:
     # The capacity test of each position (solver/kernels/capacity.py); 0 nodes: no test.
     capacity_nodes: int = 1 << 18  # abstract positions one test may search before it gives up
     capacity_first_slots: int = 1 << 17  # its cache of verdicts, which grows to 1/32 of the memory
-    capacity_head_start: int = 1 << 12  # abstract positions the tests may search before the search has any
+    # Abstract positions the tests may search before the search has any (then one per real position).
+    # 0: the thousands the tests spent at once cost easy deals more than the search (Baker's Dozen 9: 3.7 ms
+    # of which 0.15 in the search); deals 1-100, medians Baker's Dozen 1.62 -> 1.00 ms, Portuguese
+    # Solitaire 4.74 -> 2.02 ms, the totals within noise; some lost deals take a few hundred positions more.
+    capacity_head_start: int = 0
     # Beams (solver/search/beam.py): see beam_due().
     # Narrow probe beams before the schedule's: (depth-first positions before it, width); see beam_due().
-    beam_probes: tuple[tuple[int, int], ...] = ((1 << 14, 10), (1 << 14, 100))
+    beam_probes: tuple[tuple[int, int], ...] = ((1 << 11, 10), (1 << 12, 20), (6144, 40), (1 << 13, 100))
     beam_first_after: int = 1 << 16  # depth-first positions before the first beam
     beam_first_width: int = 1000  # ... whose width then grows from beam to beam
     beam_growth: int = 4  # ... by this factor, as does the depth-first work between beams
@@ -87,6 +91,16 @@ class Schedule:
         | Spanish Patience II, worrying back, 1-3000 | 6.5 | 5.4 | 4.0 | 4.3 |
         | Baker's Dozen 1-300 | 6.7 | 3.1 | 5.0 | 3.5 |
         | Good Measure 1-200 | 38.6 | 31.3 | 36.2 | 30.4 |
+
+        The probes come early, on a ladder of widths (10 after the first run of 2,048 positions, then
+        20, 40, 100), because a third of the deals a peer decides faster (benchmarks/bench_peers.py) were
+        won by the first probe after 16,384 positions, 30-100 ms, where Solvitaire needs 5-25 ms: deals
+        1-100 (CPU ms, best of 3 runs, Good Measure one; before: both probes after 16,384 positions and a
+        first run of 4,096, head start 0; after: this),
+        medians Baker's Dozen 1.00 -> 1.14, Good Measure 10.9 -> 8.2, Portuguese Solitaire 2.02 -> 2.05;
+        third quartiles 9.0 -> 8.7, 78 -> 40, 17.7 -> 9.9; totals 1.27 -> 0.84 s, 15.0 -> 14.6 s,
+        1.36 -> 0.73 s; the same verdicts.  A first run of 1,024 positions took the Good Measure median
+        to 6.6 ms but its total to 22 s (Luby's runs all shorter), and left one more deal unknown.
 
         Then beam k of the schedule is ``beam_first_width * beam_growth**k`` wide and comes after
         ``beam_first_after * beam_growth**k`` depth-first positions (growth 4): both grow at the same
