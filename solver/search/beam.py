@@ -16,6 +16,10 @@ from .root import Root
 from .schedule import Schedule
 
 DEALT_WEIGHT = 2  # the score's points off per card still where it was dealt (solver/kernels/beam.py)
+# Candidates (of width * branching a level) between two looks at the clock: a 10-wide beam makes its ~100
+# levels in one kernel call (each call from Python cost 23 us, a third of such a beam's time), a beam 1,000
+# wide or more one level a call, as before.
+LEVEL_CANDIDATES = 1 << 16
 
 
 class Beam:
@@ -61,31 +65,36 @@ class Beam:
             saved=np.zeros(heights.size, dtype=np.int16),  # as the depth-first search's path_heights rows
         )
         self.stats = np.zeros(kernel.STATS_SIZE, dtype=np.int64)
-        self.levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # how each level's positions were reached
+        # How each level's positions were reached (row i: level i + 1's, from level i), for the winning line.
+        self.max_levels = root.schedule.beam_levels_per_card * root.board.cards_in_play()
+        self.records = (
+            np.zeros((self.max_levels, width), dtype=np.int32),
+            np.zeros((self.max_levels, width), dtype=np.int16),
+            np.zeros((self.max_levels, width), dtype=np.int16),
+        )
+        self.levels = 0  # levels expanded
 
     def _level(self, i: int) -> Level:
         return Level(self.boards[i], self.heights[i], self.founds[i], self.in_play[i], self.redeals[i], self.keys[i])
 
-    def expand(self, n: int, dfs_table: np.ndarray) -> int:
-        """Expand level ``len(levels)`` (``n`` positions) into the next; its size, or -1 on a win."""
-        cur = len(self.levels) % 2
-        nxt = 1 - cur
-        record = (np.zeros(self.width, dtype=np.int32), *(np.zeros(self.width, dtype=np.int16) for _ in "sd"))
-        n = kernel.beam_level(
-            self._level(cur), n, self._level(nxt), record, self.kr, self.zob, self.seen, dfs_table, self.candidates,
-            self.work, self.stats, self.origin, self.origin_heights, self.dealt_weight,
+    def expand(self, n: int, dfs_table: np.ndarray, count: int = 1) -> int:
+        """Expand level ``levels`` (``n`` positions) into the next, and so on, ``count`` levels at most in one
+        kernel call (within ``max_levels``); the last level's size, or -1 on a win."""
+        last = min(self.levels + count, self.max_levels)
+        n, self.levels = kernel.beam_levels(
+            (self._level(0), self._level(1)), n, self.levels, last, self.records, self.kr, self.zob, self.seen,
+            dfs_table, self.candidates, self.work, self.stats, self.origin, self.origin_heights, self.dealt_weight,
         )  # fmt: skip
-        if n >= 0:
-            self.levels.append(record)
         return n
 
     def winning_line(self) -> tuple[np.ndarray, np.ndarray]:
         """After a win: the moves from the root to it, found by walking the parents back up."""
         line = [(self.stats[kernel.B_WON_SRC], self.stats[kernel.B_WON_DST])]
         e = self.stats[kernel.B_WON_PARENT]
-        for parent, src, dst in reversed(self.levels):
-            line.append((src[e], dst[e]))
-            e = parent[e]
+        parents, sources, targets = self.records
+        for i in range(self.levels - 1, -1, -1):
+            line.append((sources[i][e], targets[i][e]))
+            e = parents[i][e]
         line.reverse()
         return np.array([m[0] for m in line], dtype=np.int16), np.array([m[1] for m in line], dtype=np.int16)
 
@@ -113,11 +122,13 @@ def beam_search(root: Root, width: int, deadline: float | None, dfs_table: np.nd
     if root.won:
         return list(root.moves), 0
     beam = Beam(root, width)
+    # Levels a kernel call makes: about LEVEL_CANDIDATES candidates between two looks at the clock.
+    per_call = max(1, LEVEL_CANDIDATES // (width * root.schedule.beam_branching))
     n = 1
-    while n > 0 and len(beam.levels) < root.schedule.beam_levels_per_card * root.board.cards_in_play():
+    while n > 0 and beam.levels < beam.max_levels:
         if deadline is not None and time.perf_counter() > deadline:
             break
-        n = beam.expand(n, dfs_table)
+        n = beam.expand(n, dfs_table, per_call)
     generated = int(beam.stats[kernel.B_NODES])
     if n >= 0:
         return None, generated
