@@ -81,7 +81,7 @@ def test_a_search_whose_old_and_new_tables_would_not_fit_together_grows_instead_
     """Good Measure 836 is lost in about 166,000 positions, past the 91,750 entries of 2^17 slots. In
     7 MiB (one run: all of it for the search) the 2^18-slot table fits (4 MiB, a 64 KiB stretch, and
     2 MiB of capacity cache) but not beside the 2^17-slot one: copied whole, the search forgot 3 times."""
-    schedule = Schedule(stretch_slots=1 << 12, first_table_slots=1 << 17)
+    schedule = Schedule(stretch_slots=1 << 12, first_table_slots=1 << 17, capacity_first_slots=1 << 17)
     rules = GAMES["good-measure"]
     result = solve(deal(rules, 836), rules, Budget(seconds=None, memory=7 << 20), schedule=schedule, one_run=True)
     assert result.verdict == LOST and result.evictions == 0, (result.verdict, result.evictions)

@@ -23,15 +23,18 @@ class Schedule:
     max_noise: int = 3  # how far a restart may perturb the move order
     chunk_nodes: int = 1 << 16  # at most this many new positions between two looks at the clock
     chunk_work: int = 1 << 17  # ... and at most this many moves tried
-    # A run's first table (16 bytes a slot), doubled as it fills: 1 MiB, not 4 (in huge pages, each of
-    # which the system zeroes whole when first touched): 2,000 Spanish Patience II deals (worrying back),
-    # 400 positions each on average, 2.93 -> 2.55 s; Good Measure 1-200 29.9 -> 30.8 s (noise at most).
-    first_table_slots: int = 1 << 16
+    # A run's first table (16 bytes a slot), doubled as it fills: 64 KiB.  Each solve's tables are fresh
+    # memory, whose pages the system zeroes when first touched, so a large first table costs easy deals
+    # the most (4 MiB -> 1 MiB: 2,000 Spanish Patience II deals with worrying back, 400 positions each on
+    # average, 2.93 -> 2.55 s).  1 MiB -> 64 KiB, with the capacity cache's first 2 MiB -> 64 KiB too:
+    # Portuguese Solitaire 1-100 between peers' processes (benchmarks/bench_peers.py's setting), first
+    # quartile 1.25 -> 1.05 ms, median 2.5 -> 2.35 ms.
+    first_table_slots: int = 1 << 12
     stretch_slots: int = STRETCH_SLOTS  # a table doubles this many slots at a time (solver/search/memory.py)
     grow_table: bool = True  # False: a full table forgets half its lost marks instead of growing
     # The capacity test of each position (solver/kernels/capacity.py); 0 nodes: no test.
     capacity_nodes: int = 1 << 18  # abstract positions one test may search before it gives up
-    capacity_first_slots: int = 1 << 17  # its cache of verdicts, which grows to 1/32 of the memory
+    capacity_first_slots: int = 1 << 12  # its cache of verdicts, which grows to 1/32 of the memory
     # Abstract positions the tests may search before the search has any (then one per real position).
     # 0: the thousands the tests spent at once cost easy deals more than the search (Baker's Dozen 9: 3.7 ms
     # of which 0.15 in the search); deals 1-100, medians Baker's Dozen 1.62 -> 1.00 ms, Portuguese
