@@ -34,7 +34,6 @@ from solver.game.rules import BUILD_ALTERNATE, BUILD_SUIT, EMPTY_ANY, EMPTY_KING
 
 BEAM_RANKED = 8  # solver/kernels/beam.py: a level picks among its RANKED * width best candidates
 BEAM_PER_ABSTRACT = 4  # ... and keeps at most this many positions of one abstract position
-BEAM_EXCLUDED = -(1 << 62)  # ... and never one whose key is this (the dead test condemned it)
 
 
 def pair_of(card: int) -> int:
@@ -297,12 +296,10 @@ class PlainSuitBlind:
 
 def choose_plainly(keys, abstract, width):
     """What a level keeps, written plainly: best key first among the BEAM_RANKED * width best, at most
-    BEAM_PER_ABSTRACT of one abstract position, at most ``width``, none whose key is BEAM_EXCLUDED."""
+    BEAM_PER_ABSTRACT of one abstract position, at most ``width``."""
     ranked = sorted(range(len(keys)), key=lambda c: -keys[c])[: BEAM_RANKED * width]
     kept, per = [], {}
     for c in ranked:
-        if keys[c] == BEAM_EXCLUDED:
-            continue
         if len(kept) < width and per.get(abstract[c], 0) < BEAM_PER_ABSTRACT:
             per[abstract[c]] = per.get(abstract[c], 0) + 1
             kept.append(c)

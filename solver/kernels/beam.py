@@ -13,12 +13,7 @@ after every move (as in the depth-first search, where their rule holds: no
 worrying back, no redeal left), positions the first relaxation calls dead
 are dropped (where its proof holds: no redeal left), and so are positions
 the depth-first search's table marks lost (its keys are the beam's).  None
-of that can turn a win into a loss; it only saves the beam room.  The dead
-test runs on the children a level chooses, not on every child: a level
-keeps a few of the children it makes, and the test of each cost a third
-of a narrow beam's time (Portuguese Solitaire 48, 10 wide, 9.2 -> 2.7 ms
-without it); a chosen child it condemns is excluded and the level chooses
-again.
+of that can turn a win into a loss; it only saves the beam room.
 
 It runs in every game without face-down cards (``solver.game.premises.beams_apply``):
 its moves are the depth-first search's (``moves.generate_moves``: any
@@ -67,7 +62,6 @@ from .table import LOST_MARK, table_info, table_lookup
 TIE_BITS = 10  # low bits of a candidate's key that break ties at random
 PER_ABSTRACT = 4  # positions a level keeps of one abstract position (module text)
 RANKED = 8  # a level picks among its RANKED * width best candidates
-EXCLUDED = np.int64(-(1 << 62))  # the key of a candidate the dead test condemned: never chosen
 
 # Slots of the ``stats`` array a level call fills.
 B_WON_PARENT, B_WON_SRC, B_WON_DST, B_NODES = range(4)
@@ -141,25 +135,12 @@ def beam_level(
     root, against which prefixes count; ``dealt_weight``: the score's points off per card still
     where it was dealt (0 where a redeal may come: it re-cuts the piles, and the prefixes mean nothing)."""
     here, lowest = np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.int32)
-    stamp = stats[B_NODES] + 1  # this level's own: more positions are generated at every level
     count = _candidates(
         level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest, dealt_weight
     )
     if count < 0:
         return -1
-    while True:  # choose, drop the chosen children the dead test condemns, choose again until none is
-        kept = _choose(cands.key, cands.abstract, count, cands.chosen, cands.abstract_slots, cands.abstract_counts)
-        dead = 0
-        for k in range(kept):
-            c = cands.chosen[k]
-            if cands.alive[c] != stamp:
-                if _child_dead(level, cands.parent[c], cands.src[c], cands.dst[c], rules, zob, work, here):
-                    cands.key[c] = EXCLUDED
-                    dead += 1
-                else:
-                    cands.alive[c] = stamp
-        if dead == 0:
-            break
+    kept = _choose(cands.key, cands.abstract, count, cands.chosen, cands.abstract_slots, cands.abstract_counts)
     parent, move_src, move_dst = record
     for k in range(kept):
         c = cands.chosen[k]
@@ -216,21 +197,6 @@ def _take_back(board, hs, found, zob, keys, meta, src, dst, card, autos, work):
     take_back(board, hs, found, zob, keys, meta, src, dst, card, work.saved, work.scratch)
 
 
-@njit(cache=True)
-def _child_dead(level, e, src, dst, rules, zob, work, here):
-    """Whether the first dead test (:mod:`solver.kernels.dead`) condemns position ``e``'s child by move
-    src -> dst, played and taken back in place."""
-    boards, heights, founds, in_play, redeals, keys = level
-    board, hs, found, meta = boards[e], heights[e], founds[e], work.meta
-    meta[M_IN_PLAY] = in_play[e]
-    meta[M_REDEALS] = redeals[e]
-    here[0], here[1] = keys[e, 0], keys[e, 1]
-    card, autos = _play(board, hs, found, rules, zob, here, meta, np.int64(src), np.int64(dst), work)
-    dead = dead_here(board, hs, found, rules, work.scratch, meta)
-    _take_back(board, hs, found, zob, here, meta, np.int64(src), np.int64(dst), card, autos, work)
-    return dead
-
-
 @njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
 def _candidates(
     level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest, dealt_weight
@@ -262,7 +228,7 @@ def _candidates(
                 slot = table_lookup(dfs_table, here[0], here[1])
                 fresh = slot < 0 or table_info(dfs_table, slot) != LOST_MARK
             room = count < cand_key.shape[0]
-            if fresh and room:
+            if fresh and room and not dead_here(board, hs, found, rules, scratch, meta):
                 dealt, cand_abstract[count] = dealt_cards(board, hs, found, origin, origin_heights)
                 cand_parent[count], cand_src[count], cand_dst[count] = e, src, dst
                 tie = np.random.randint(0, 1 << TIE_BITS)
@@ -275,7 +241,7 @@ def _candidates(
 @njit(cache=True)
 def _choose(cand_key, cand_abstract, count, chosen, abstract_slots, abstract_counts):
     """Write into ``chosen`` the candidates a level keeps: best key first, at most ``PER_ABSTRACT`` of one
-    abstract position, at most ``chosen.size``, none whose key is ``EXCLUDED``; returns how many.
+    abstract position, at most ``chosen.size``; returns how many.
 
     Only the ``RANKED * width`` best are ranked, so a level crowded with few abstract positions may keep
     fewer than ``width``.  ``abstract_slots``/``abstract_counts`` count kept positions per abstract key,
@@ -287,7 +253,7 @@ def _choose(cand_key, cand_abstract, count, chosen, abstract_slots, abstract_cou
     mask = np.uint64(abstract_slots.shape[0] - 1)
     kept = 0
     for c in order:
-        if kept == width or cand_key[c] == EXCLUDED:  # the excluded rank last
+        if kept == width:
             break
         slot = np.int64(cand_abstract[c] & mask)
         if abstract_slots[slot] != cand_abstract[c]:

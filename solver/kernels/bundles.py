@@ -105,7 +105,6 @@ class Candidates(NamedTuple):
     chosen: np.ndarray  # the candidates kept
     abstract_slots: np.ndarray  # kept per abstract position, lossily
     abstract_counts: np.ndarray
-    alive: np.ndarray  # the level's stamp where a chosen candidate passed the dead test (kernels/beam.py)
 
 
 class MoveScratch(NamedTuple):

@@ -53,7 +53,6 @@ class Beam:
             chosen=np.zeros(width, dtype=np.int64),
             abstract_slots=np.zeros(slots, dtype=np.uint64),
             abstract_counts=np.zeros(slots, dtype=np.int32),
-            alive=np.zeros(room, dtype=np.int64),
         )
         self.seen = np.zeros(seen_slots(width, branching), dtype=np.uint64)
         self.work = MoveScratch(
