@@ -165,12 +165,10 @@ def beam_levels(
     i = first
     while i < last and n > 0:
         record = (parents[i], sources[i], targets[i])
-        if i % 2 == 0:
-            n = beam_level(levels[0], n, levels[1], record, rules, zob, seen, dfs_table, cands, work, stats,
-                           origin, origin_heights, dealt_weight)  # fmt: skip
-        else:
-            n = beam_level(levels[1], n, levels[0], record, rules, zob, seen, dfs_table, cands, work, stats,
-                           origin, origin_heights, dealt_weight)  # fmt: skip
+        n = beam_level(
+            levels[i % 2], n, levels[1 - i % 2], record, rules, zob, seen, dfs_table, cands, work, stats, origin,
+            origin_heights, dealt_weight,
+        )  # fmt: skip
         if n < 0:
             return n, i
         i += 1

@@ -17,8 +17,8 @@ from .schedule import Schedule
 
 DEALT_WEIGHT = 2  # the score's points off per card still where it was dealt (solver/kernels/beam.py)
 # Candidates (of width * branching a level) between two looks at the clock: a 10-wide beam makes its ~100
-# levels in one kernel call (each call from Python cost 23 us, a third of such a beam's time), a beam 1,000
-# wide or more one level a call, as before.
+# levels in one kernel call (each call from Python cost about 23 us: Portuguese Solitaire 48, 10 wide,
+# 6.5-8.4 -> 5.9-7.2 ms), a beam 1,000 wide or more one level a call, as before.
 LEVEL_CANDIDATES = 1 << 16
 
 

@@ -97,13 +97,13 @@ class Schedule:
 
         The probes come early, on a ladder of widths (10 after the first run of 2,048 positions, then
         20, 40, 100), because a third of the deals a peer decides faster (benchmarks/bench_peers.py) were
-        won by the first probe after 16,384 positions, 30-100 ms, where Solvitaire needs 5-25 ms: deals
-        1-100 (CPU ms, best of 3 runs, Good Measure one; before: both probes after 16,384 positions and a
-        first run of 4,096, head start 0; after: this),
-        medians Baker's Dozen 1.00 -> 1.14, Good Measure 10.9 -> 8.2, Portuguese Solitaire 2.02 -> 2.05;
-        third quartiles 9.0 -> 8.7, 78 -> 40, 17.7 -> 9.9; totals 1.27 -> 0.84 s, 15.0 -> 14.6 s,
-        1.36 -> 0.73 s; the same verdicts.  A first run of 1,024 positions took the Good Measure median
-        to 6.6 ms but its total to 22 s (Luby's runs all shorter), and left one more deal unknown.
+        won by the first probe after 16,384 positions, 30-100 ms, where Solvitaire needs 5-25 ms.  Deals
+        1-100 (CPU ms, best of 3 runs, Good Measure one), before (both probes after 16,384 positions, a
+        first run of 4,096, head start 0) and after, medians Baker's Dozen 1.00 -> 1.14, Good Measure
+        10.9 -> 8.2, Portuguese Solitaire 2.02 -> 2.05; third quartiles 9.0 -> 8.7, 78 -> 40, 17.7 -> 9.9;
+        totals 1.27 -> 0.84 s, 15.0 -> 14.6 s, 1.36 -> 0.73 s; the same verdicts.  A first run of 1,024
+        positions took the Good Measure median to 6.6 ms but its total to 22 s (Luby's runs all shorter),
+        and left one more deal unknown.
 
         Then beam k of the schedule is ``beam_first_width * beam_growth**k`` wide and comes after
         ``beam_first_after * beam_growth**k`` depth-first positions (growth 4): both grow at the same
