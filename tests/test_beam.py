@@ -103,7 +103,7 @@ def test_beam_wins_a_full_deal_the_depth_first_search_needs_long_for():
 
 
 def test_deals_the_depth_first_search_decides_fast_run_no_beam():
-    """Deals decided within the positions before the first probe (2,048: 11 of Baker's Dozen 1-20) pay
+    """Deals decided within the positions before the first probe (512: 9 of Baker's Dozen 1-20) pay
     for no beam."""
     rules = GAMES["bakers-dozen"]
     fast = 0
@@ -112,7 +112,7 @@ def test_deals_the_depth_first_search_decides_fast_run_no_beam():
         if result.verdict != "unknown" and result.states < Schedule().beam_due(0):
             assert result.beams == 0
             fast += 1
-    assert fast >= 10, fast
+    assert fast >= 8, fast
 
 
 @pytest.mark.parametrize("width", [1, 3, 8, 40])
