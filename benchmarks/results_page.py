@@ -203,7 +203,8 @@ MANIFEST: dict[str, dict[str, Row]] = {
                 Source(
                     "results/settled.jsonl",
                     "bakers solve -g vineyard -d N --one-run -t 600 -m 6G --json",
-                    "23, 5697, 5982, 7291 and 9426, one at a time beside a hard deal's search; 2560 with -t 1200",
+                    "23, 5697, 5982, 7291 and 9426, one at a time beside a hard deal's search; 2560 with -t 1200; "
+                    "2130 with -t 14400 -m 18G --checkpoint (won after 1,601 s)",
                 ),
             ),
         ),
