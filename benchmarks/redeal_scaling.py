@@ -52,15 +52,16 @@ def percentile(values: list[int], share: float) -> int:
     return sorted(values)[min(len(values) - 1, int(share * len(values)))] if values else 0
 
 
-def row(game: str, ranks: int, piles: int, in_play: int, records: list[dict], seconds: float) -> list[str]:
+def row(rules, records: list[dict], seconds: str) -> list[str]:
+    """A deck's line of the table: ``rules``'s deck, and the verdicts and positions of its ``records``."""
     lost = [r["states"] for r in records if r["verdict"] == "lost"]
     won = [r["states"] for r in records if r["verdict"] == "won"]
     unknown = sum(r["verdict"] == "unknown" for r in records)
     return [
-        GAMES[game].title, str(ranks), str(in_play), str(piles), str(len(records)), str(len(won)), str(len(lost)),
-        str(unknown), f"{statistics.median(lost):,.0f}" if lost else "-", f"{percentile(lost, 0.9):,}",
-        f"{max(lost, default=0):,}", str(sum(s > 10_000 for s in lost)), f"{max(won, default=0):,}",
-        f"{seconds:.0f}",
+        rules.title, str(rules.ranks), str(rules.cards - rules.founded), str(rules.piles), str(len(records)),
+        str(len(won)), str(len(lost)), str(unknown), f"{statistics.median(lost):,.0f}" if lost else "-",
+        f"{percentile(lost, 0.9):,}", f"{max(lost, default=0):,}", str(sum(s > 10_000 for s in lost)),
+        f"{max(won, default=0):,}", seconds,
     ]  # fmt: skip
 
 
@@ -72,9 +73,8 @@ def solve_small(game: str, ranks: int, deals: int, budget: Budget) -> tuple[list
     for number in range(1, deals + 1):
         result = solve(deal(rules, number), rules, budget, shorten_moves=False)
         records.append({"deal": number, "verdict": result.verdict, "states": result.states})
-    in_play = 4 * ranks * rules.decks - rules.founded
     unknown = [r["deal"] for r in records if r["verdict"] == "unknown"]
-    return row(game, ranks, rules.piles, in_play, records, time.perf_counter() - began), unknown
+    return row(rules, records, f"{time.perf_counter() - began:.0f}"), unknown
 
 
 def settle(game: str, ranks: int, number: int, budget: Budget) -> list[str]:
@@ -88,13 +88,6 @@ def settle(game: str, ranks: int, number: int, budget: Budget) -> list[str]:
 def full_deck_records(game: str) -> list[dict]:
     path = ROOT / "results" / f"winrate-{game}.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def full_deck_row(game: str, records: list[dict]) -> list[str]:
-    rules = GAMES[game]
-    cells = row(game, rules.ranks, rules.piles, 4 * rules.ranks * rules.decks - rules.founded, records, 0)
-    cells[-1] = "(records)"
-    return cells
 
 
 def worry_sample(game: str, records: list[dict], count: int, budget: Budget) -> list[str]:
@@ -148,7 +141,7 @@ def main() -> None:
                 settled.append("| " + " | ".join(settle(game, rank, number, settle_budget)) + " |")
                 print(settled[-1], flush=True)
         records = full_deck_records(game)
-        lines.append("| " + " | ".join(full_deck_row(game, records)) + " |")
+        lines.append("| " + " | ".join(row(GAMES[game], records, "(records)")) + " |")
         print(lines[-1], flush=True)
         if args.worry_sample:
             extra += ["", f"**{GAMES[game].title}**, deals the strict records leave unknown, by PySolFC's rules:", ""]

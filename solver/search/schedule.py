@@ -96,19 +96,21 @@ class Schedule:
         | Good Measure 1-200 | 38.6 | 31.3 | 36.2 | 30.4 |
 
         The probes come early, on a ladder of widths (5 after 512 positions, 10 after the first run of
-        2,048, then 20, 40, 100), because a third of the deals a peer decides faster (benchmarks/bench_peers.py) were
-        won by the first probe after 16,384 positions, 30-100 ms, where Solvitaire needs 5-25 ms.  Deals
-        1-100 (CPU ms, best of 3 runs, Good Measure one), before (both probes after 16,384 positions, a
-        first run of 4,096, head start 0) and after, medians Baker's Dozen 1.00 -> 1.14, Good Measure
-        10.9 -> 8.2, Portuguese Solitaire 2.02 -> 2.05; third quartiles 9.0 -> 8.7, 78 -> 40, 17.7 -> 9.9;
-        totals 1.27 -> 0.84 s, 15.0 -> 14.6 s, 1.36 -> 0.73 s; the same verdicts.  A first run of 1,024
-        positions took the Good Measure median to 6.6 ms but its total to 22 s (Luby's runs all shorter),
-        and left one more deal unknown.  A 5-wide probe after 512 positions first (deals 1-100, CPU ms, best
-        of 3 runs, two rounds each): Good Measure median 6.45 / 6.61 -> 5.33 / 5.41, third quartile 31.5 ->
-        28.4, total 12.7 -> 12.5 s; Baker's Dozen median 0.85 either way, third quartile 6.9 -> 5.9, total
-        0.67 -> 0.57 s; Portuguese Solitaire median 1.66 either way, third quartile 8.1 -> 6.1, but total
-        0.60 -> 1.18 s, one deal (69) won by a later, wider beam (97 -> 698 ms: which beam wins is partly
-        luck, the tie-breaks being random); the same verdicts.
+        2,048, then 20, 40, 100), because a third of the deals a peer decides faster
+        (benchmarks/bench_peers.py) were won by the first probe after 16,384 positions, 30-100 ms, where
+        Solvitaire needs 5-25 ms.  Deals 1-100 (CPU ms, best of 3 runs, Good Measure one), before (both
+        probes after 16,384 positions, a first run of 4,096, head start 0) and after (the ladder from 10
+        wide), medians Baker's Dozen 1.00 -> 1.14, Good Measure 10.9 -> 8.2, Portuguese Solitaire 2.02 ->
+        2.05; third quartiles 9.0 -> 8.7, 78 -> 40, 17.7 -> 9.9; totals 1.27 -> 0.84 s, 15.0 -> 14.6 s,
+        1.36 -> 0.73 s; the same verdicts.  A first run of 1,024 positions took the Good Measure median to
+        6.6 ms but its total to 22 s (Luby's runs all shorter), and left one more deal unknown.
+
+        The 5-wide probe after 512 positions, added first (deals 1-100, CPU ms, best of 3 runs, two rounds
+        each): Good Measure median 6.45 / 6.61 -> 5.33 / 5.41, third quartile 31.5 -> 28.4, total 12.7 ->
+        12.5 s; Baker's Dozen median 0.85 either way, third quartile 6.9 -> 5.9, total 0.67 -> 0.57 s;
+        Portuguese Solitaire median 1.66 either way, third quartile 8.1 -> 6.1, but total 0.60 -> 1.18 s,
+        one deal (69) won by a later, wider beam (97 -> 698 ms: which beam wins is partly luck, the
+        tie-breaks being random); the same verdicts.
 
         Then beam k of the schedule is ``beam_first_width * beam_growth**k`` wide and comes after
         ``beam_first_after * beam_growth**k`` depth-first positions (growth 4): both grow at the same
