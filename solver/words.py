@@ -23,7 +23,9 @@ WALK = "walk"  # a win found by the walk of the real game (solver/kernels/suitbl
 SUIT_BLIND = "suit-blind"  # a loss: a walk's relaxed game cannot be won (solver/kernels/suitblind.py)
 CAPACITY = "capacity"  # a loss: the root's capacity test (solver/kernels/capacity.py)
 LAYERS = "layers"  # a win found, or every reachable position searched, by the layered search (kernels/layers.py)
-FOUND_BY = (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS)  # a new search's code goes here, with its word:
+STREAMLINED = "streamlined"  # a win found by the depth-first run that forgets suits (solver/search/streamline.py)
+FOUND_BY = (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS, STREAMLINED)  # a new search's code goes
+# here, with its word:
 
 FOUND_BY_WORDS = {
     DEPTH_FIRST: "the depth-first search",
@@ -32,6 +34,7 @@ FOUND_BY_WORDS = {
     SUIT_BLIND: "a relaxed game with suits forgotten",
     CAPACITY: "the root's capacity test",
     LAYERS: "the layered search",
+    STREAMLINED: "the streamlined depth-first search",
 }  # each search's code as a person reads it (the pages); every code has one (tests/test_html.py)
 
 # Which layout a deal was solved in (a record's ``layout``).

@@ -33,6 +33,10 @@ from solver.search.arrays import (
     state_arrays,
 )
 
+# No streamlined search (solver/search/streamline.py): for the tests of what the other searches do, which
+# it would otherwise often win before them.
+PLAIN = Schedule(streamline_slices=())
+
 
 class KernelPosition:
     """A position in the kernels' arrays, with what generating, playing and taking back moves needs, and

@@ -15,7 +15,7 @@ import random
 
 import pytest
 from corpus import PYSOLFC, SPENT, deals, verdicts  # SPENT: games with redeals whose spent sets it has
-from harness import check_agreement
+from harness import PLAIN, check_agreement
 
 from solver.game.deals import random_deal
 from solver.game.engine import apply_move, is_solution, reference_search
@@ -51,7 +51,7 @@ def test_lone_card_rule_fires_on_lost_deals(game):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_restarts_agree_with_reference_search(game):
     """With a tiny first run, most deals go through several randomized restarts."""
-    counts = check_agreement(deals(f"small/{game}", 300), Schedule(run_nodes=4))
+    counts = check_agreement(deals(f"small/{game}", 300), Schedule(run_nodes=4, streamline_slices=()))
     assert counts["restarted"] >= 75, counts
 
 
@@ -79,7 +79,7 @@ def test_many_piles_agree_with_reference_search(game):
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "spanish-patience-ii"])
 def test_worrying_back_agrees_with_reference_search(game):
     """No safe moves, no lone-card rule, founded cards as hosts in the relaxation: still exact."""
-    counts = check_agreement(deals(f"worry/{game}"))
+    counts = check_agreement(deals(f"worry/{game}"), PLAIN)
     results = counts["results"]
     worried = sum(any(move.source < 0 for move in r.moves) for r in results)
     dead = sum(r.verdict == LOST and r.dead_ends > 0 for r in results)
@@ -137,7 +137,7 @@ def test_alternate_colour_games_use_their_rules(game):
     verdict is the reference's, Blake & Gent's safe moves fire in won and lost deals, the dead test ends
     lost ones, and the winning lines move runs (into empty piles too, in Castles in Spain) and turn cards up."""
     corpus = deals(f"small/{game}")
-    results = check_agreement(corpus)["results"]
+    results = check_agreement(corpus, PLAIN)["results"]
     safe = [r.verdict for r in results if r.safe_moves > 0]
     assert safe.count(WON) >= 50 and safe.count(LOST) >= 5, (safe.count(WON), safe.count(LOST))
     assert sum(r.verdict == LOST and r.dead_ends > 0 for r in results) >= 20

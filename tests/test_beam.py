@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 from corpus import deals
-from harness import check_agreement
+from harness import PLAIN, check_agreement
 from naive import choose_plainly
 
 from solver.game.deals import deal, random_deal
@@ -87,7 +87,7 @@ def test_beam_skips_positions_the_depth_first_search_proved_lost():
 @pytest.mark.parametrize("game", BEAMED)
 def test_solve_with_early_beams_agrees_with_reference_search(game):
     """Beams after every few depth-first positions: verdicts unchanged, and some wins come from beams."""
-    schedule = Schedule(run_nodes=4, beam_first_after=4, beam_first_width=2)
+    schedule = Schedule(run_nodes=4, beam_first_after=4, beam_first_width=2, streamline_slices=())
     counts = check_agreement(deals(f"small/{game}", 300), schedule)
     assert counts[WON] >= 30 and counts[LOST] >= 30 and counts["by beam"] >= 10, counts
 
@@ -97,7 +97,7 @@ def test_beam_wins_a_full_deal_the_depth_first_search_needs_long_for():
     within 200,000 depth-first positions the first beam wins it."""
     rules = GAMES["good-measure"]
     board = deal(rules, 30)
-    result = solve(board, rules, Budget(seconds=None, states=200_000))
+    result = solve(board, rules, Budget(seconds=None, states=200_000), schedule=PLAIN)
     assert result.verdict == WON and result.found_by == "beam" and result.beams >= 1
     assert is_solution(board, result.moves, rules)
 
@@ -193,5 +193,6 @@ def test_beams_with_two_copies_of_each_card_find_real_wins_and_leave_verdicts_al
             line = engine_line(d.board.validate(d.rules), line, d.rules)  # the kernels' line as the game's moves
             assert d.won and is_solution(d.board, line, d.rules), d.board.to_text()
             found += 1
-    counts = check_agreement(corpus, Schedule(run_nodes=4, beam_first_after=4, beam_first_width=2))
+    early_beams = Schedule(run_nodes=4, beam_first_after=4, beam_first_width=2, streamline_slices=())
+    counts = check_agreement(corpus, early_beams)
     assert found >= 0.5 * counts[WON] and counts["by beam"] >= 10, (found, counts)

@@ -81,7 +81,7 @@ def test_a_full_lost_deal_is_still_proved_lost_after_forgetting(number):
     """Good Measure 98 and 836 are lost (a table free to grow: 215,929 and 160,300 positions);
     with a table of 2^17 slots (~92,000 entries) that never grows, still lost."""
     # The depth-first search's proof: no walks (the walk finds 836's first).
-    schedule = Schedule(first_table_slots=1 << 17, grow_table=False, walks_after=1 << 62)
+    schedule = Schedule(first_table_slots=1 << 17, grow_table=False, walks_after=1 << 62, streamline_slices=())
     rules = GAMES["good-measure"]
     result = solve(deal(rules, number), rules, Budget(seconds=None, states=5_000_000), schedule=schedule)
     assert result.verdict == LOST and result.evictions >= 2, (result.verdict, result.evictions)

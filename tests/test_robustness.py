@@ -18,7 +18,7 @@ from solver.game.rules import GAMES
 from solver.search import Budget, solve, warm_up
 
 BD, GM = GAMES["bakers-dozen"], GAMES["good-measure"]
-HARD_GOOD_MEASURE = "3,214,462,947"  # unknown after a minute each (462 is lost: the suit-blind walk proves it in 25 s)
+HARD_GOOD_MEASURE = "462,1889,5231,6978"  # unknown for 20 s or more (462 is lost: the suit-blind walk proves it)
 KILLS = 10
 
 

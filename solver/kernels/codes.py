@@ -23,6 +23,7 @@ EMPTY_NONE, EMPTY_ANY, EMPTY_KING = 0, 1, 2  # what an empty pile takes: nothing
 BUILD_RANK, BUILD_SUIT, BUILD_ALTERNATE = 0, 1, 2  # how the tableau builds: by rank, in suit, alternate colours
 UNLIMITED = -1  # redeals left, when they never run out
 SAFE_OFF, SAFE_LOW, SAFE_SUIT, SAFE_NO_HOSTS, SAFE_ALTERNATE = 0, 1, 2, 3, 4  # the safe-move rules (safe_moves.py)
+SAFE_ANY = 5  # not a safe rule: every foundation move at once, for the streamlined search only (safe_moves.py)
 FOUNDATION = -1  # the target of a move to the foundations, in the kernels' moves
 WORRY = 100  # source WORRY + f: the top card of foundation f comes back (worrying back)
 REDEAL = 200  # source of a redeal (its target is 0)

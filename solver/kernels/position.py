@@ -62,6 +62,8 @@ from numba import njit
 from ..limits import MAX_PILES, PILE_ROWS
 from .codes import (
     BOTTOM,
+    BUILD_ALTERNATE,
+    BUILD_SUIT,
     DOWN_ROW,
     FLIPPED,
     FOUNDATION,
@@ -91,6 +93,27 @@ def zobrist_keys(ordered: bool, positional: bool = False, seed: int = 20261130) 
         places = (2, MAX_PILES * PILE_ROWS, 52)
         parts.append(np.random.default_rng(seed + 2).integers(0, 2**64, size=places, dtype=np.uint64, endpoint=False))
     return np.concatenate(parts, axis=1)
+
+
+def streamlined_keys(zob: np.ndarray, build: int) -> np.ndarray:
+    """Keys that know a position only by what the building rule reads of each card (its rank; with
+    alternate colours its rank and colour), keyed by place: from the positional keys ``zob``, each card's
+    column becomes that of the first card alike.
+
+    Keyed by place, equal keys mean the same cards-as-the-rule-reads-them in every place of every pile;
+    keyed by the card beneath (the pairs of "Hash"), forgetting suits would not: a 5 moved from one 6
+    onto another leaves the same pairs and another position.  Positions equal under these keys are not
+    equivalent -- which suits are up differs -- so a search under them is incomplete: it finds real wins
+    (its moves are the real game's) and proves nothing lost (:mod:`solver.search.streamline`).  The
+    redeal and face-down rows are kept whole: their columns are counts and cards turned, not places."""
+    alike = np.arange(52)
+    if build == BUILD_ALTERNATE:
+        alike = (alike // 4) * 4 + np.isin(alike % 4, (1, 2))  # red: diamonds and hearts (codes.is_red)
+    elif build != BUILD_SUIT:
+        alike = (alike // 4) * 4
+    keys = zob.copy()
+    keys[:, POSITIONAL_ROW:] = zob[:, POSITIONAL_ROW:][:, :, alike]
+    return keys
 
 
 @njit(cache=True, inline="always")

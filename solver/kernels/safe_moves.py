@@ -120,6 +120,11 @@ Safe foundation moves (``play_safe_moves``)
     rank r-2 are up and at most one copy of x's rank and suit is up in W':
     x itself is neither up in W nor in R (its other copy may be either).
     W' is no longer than W, as before.
+
+SAFE_ANY is not a safe rule: it plays every foundation move at once, as
+Solvitaire's "auto-foundations" streamliner does.  A search under it may
+miss every win, so only the streamlined search uses it, whose exhaustion
+proves nothing (:mod:`solver.search.streamline`); no game's rules name it.
 """
 
 from __future__ import annotations
@@ -127,7 +132,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .codes import FOUNDATION, M_AUTO_TOP, M_REDEALS, M_SAFE, SAFE_ALTERNATE, SAFE_LOW, SAFE_OFF, SAFE_SUIT
+from .codes import FOUNDATION, M_AUTO_TOP, M_REDEALS, M_SAFE, SAFE_ALTERNATE, SAFE_ANY, SAFE_LOW, SAFE_OFF, SAFE_SUIT
 from .position import apply_move, need, undo_move
 
 
@@ -144,6 +149,8 @@ def _safe(card, found, lowest, rule):
     if found.shape[0] > 4 and found[4 + card % 4] < rank - 1:  # two decks: both copies of rank-1 must be up
         return False
     if rule == SAFE_SUIT:
+        return True
+    if rule == SAFE_ANY:
         return True
     if rule == SAFE_LOW:
         return rank <= lowest + 2

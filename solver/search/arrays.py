@@ -51,7 +51,7 @@ from ..game.rules import BUILD_ALTERNATE, BUILD_RANK, BUILD_SUIT, EMPTY_ANY, EMP
 from ..kernels import codes
 from ..kernels.bundles import KernelRules
 from ..kernels.capacity import capacity_keys
-from ..kernels.position import zobrist_keys
+from ..kernels.position import streamlined_keys, zobrist_keys
 from ..kernels.suitblind import walk_keys
 
 ZOBRIST = zobrist_keys(ordered=False)  # the depth-first search's and the beam's position keys
@@ -92,6 +92,20 @@ def position_keys(rules: Rules) -> np.ndarray:
     if two_copies(rules):
         return POSITIONAL_ZOBRIST
     return ORDERED_ZOBRIST if rules.redeals else ZOBRIST
+
+
+@cache
+def _streamlined(build: int) -> np.ndarray:
+    return streamlined_keys(POSITIONAL_ZOBRIST, build)
+
+
+def streamline_keys(rules: Rules) -> np.ndarray | None:
+    """The keys of the streamlined search (solver/kernels/position.py, ``streamlined_keys``), or None
+    where the tableau builds by suit (they would forget nothing) or the foundations by alternate colour
+    (the kernels' cards then name a pair of foundations, not a suit: ``kernel_card``)."""
+    if rules.build == BUILD_SUIT or rules.foundations_alternate:
+        return None
+    return _streamlined(_BUILD_CODES[rules.build])
 
 
 def alternate_pair(card: int) -> int:

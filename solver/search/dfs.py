@@ -11,13 +11,15 @@ import numpy as np
 from ..game.engine import Move
 from ..kernels import codes
 from ..kernels import dfs as kernel
-from ..kernels.bundles import DfsStack, Position
+from ..kernels.bundles import DfsStack, KernelRules, Position
 from ..kernels.codes import (
     LOST,
     M_AUTO_TOP,
     M_DEPTH,
+    M_DOWN,
     M_NODES,
     M_PENDING,
+    M_REDEALS,
     M_ROOT_AUTOS,
     M_SCC_TOP,
     M_TABLE_COUNT,
@@ -25,6 +27,7 @@ from ..kernels.codes import (
     SCRATCH_SIZE,
     WON,
 )
+from ..kernels.position import position_hash
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
 from ..words import REASON_MEMORY, REASON_STATES, REASON_TIME
 from .arrays import engine_move, foundation_move
@@ -37,12 +40,18 @@ class DepthFirst:
     """One depth-first run from the deal's root: the arrays of the search, grown on demand within the memory
     budget (which the root's capacity cache shares)."""
 
-    def __init__(self, root: Root, budget: Budget, noise: int = 0, before: DepthFirst | None = None):
-        """``before``: a run cut short, whose table (lost marks and all) this run takes over."""
+    def __init__(
+        self, root: Root, budget: Budget, noise: int = 0, before: DepthFirst | None = None,
+        keys: np.ndarray | None = None, kernel_rules: KernelRules | None = None,
+    ) -> None:  # fmt: skip
+        """``before``: a run cut short, whose table (lost marks and all) this run takes over; ``keys``,
+        ``kernel_rules``: others than the root's (the streamlined search's, :mod:`.streamline`)."""
         self.root, self.budget, self.schedule, self.noise = root, budget, root.schedule, noise
-        self.rules, self.kr, self.zob = root.rules, root.kr, root.zob
+        self.rules, self.kr, self.zob = root.rules, kernel_rules or root.kr, root.zob if keys is None else keys
         self.evictions = 0 if before is None else before.evictions
         self.board, self.heights, self.found, self.keys, self.meta, self.auto_src, self.auto_card = root.copy()
+        if keys is not None:
+            self.keys[:] = position_hash(self.board, self.heights, keys, self.meta[M_REDEALS], self.meta[M_DOWN])
         self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int32)
         self._alloc_stack(1 << 10, 1 << 14)
         self.scc = np.zeros(1 << 12, dtype=np.int64)

@@ -48,6 +48,14 @@ class Schedule:
     beam_growth: int = 4  # ... by this factor, as does the depth-first work between beams
     beam_branching: int = 64  # room for this many candidates per kept position
     beam_levels_per_card: int = 2  # a beam gives up after this many levels per card in play (wins need ~1.5)
+    # The streamlined search (solver/search/streamline.py): slices of (depth-first positions searched
+    # before it, its positions in all after it); see streamline_due().  Empty: none.
+    streamline_slices: tuple[tuple[int, int], ...] = (
+        (0, 1 << 10), (1 << 9, 1 << 11), (1 << 10, 1 << 12), (1 << 11, 1 << 13), (1 << 12, 1 << 14), (1 << 13, 1 << 15),
+        (1 << 14, 1 << 16), (1 << 15, 1 << 17), (1 << 16, 1 << 18), (1 << 17, 1 << 19),
+    )  # fmt: skip
+    streamline_foundations: bool = True  # ... with every foundation move played at once (SAFE_ANY)
+    streamline_memory: float = 1 / 64  # the share of the memory budget it holds at most (2 GiB: 2M positions)
     # The searches beside the depth-first runs: the root's capacity test, then the walks.
     walks_after: int = 1 << 16  # depth-first positions before they begin
     walks_memory: float = 0.4  # ... the share of the memory budget they hold (2 GiB: room for 14M positions)
@@ -78,6 +86,11 @@ class Schedule:
         if self.run_growth == "fixed":
             return self.run_nodes
         return self.run_nodes * luby(restarts + 1)
+
+    def streamline_due(self, stage: int) -> tuple[int, int] | None:
+        """The streamlined search's slice number ``stage`` (from 0): the depth-first positions searched
+        before it, and the positions it may have searched in all after it; None past the last."""
+        return self.streamline_slices[stage] if stage < len(self.streamline_slices) else None
 
     def beam_due(self, beams: int) -> int:
         """Depth-first positions searched before beam number ``beams`` (from 0) runs.

@@ -36,6 +36,7 @@ from ..words import (
     LOST,
     REASON_MEMORY,
     REASON_TIME,
+    STREAMLINED,
     SUIT_BLIND,
     UNKNOWN,
     WALK,
@@ -52,6 +53,7 @@ from .root import Root
 from .roottest import RootTest
 from .schedule import Schedule
 from .shorten import shorten
+from .streamline import Streamlined
 from .walks import Walks
 from .warm import warm_up
 
@@ -174,6 +176,23 @@ def _layered(
     return status, reason, search.line
 
 
+def _streamline(
+    streamlined: Streamlined, schedule: Schedule, searched: int, budget: Budget, deadline: float | None
+) -> bool:
+    """Give the streamlined search the slices due after ``searched`` depth-first positions, within the
+    budget's positions, which its own count against; whether it won."""
+    while streamlined.open():
+        due = schedule.streamline_due(streamlined.stage)
+        if due is None:
+            streamlined.close()  # its memory goes back
+        if due is None or searched < due[0]:
+            break
+        streamlined.stage += 1
+        up_to = due[1] if budget.states is None else min(due[1], budget.states - searched)
+        streamlined.advance(deadline, up_to)
+    return streamlined.won()
+
+
 def _count_run(result: SolveResult, run: DepthFirst) -> None:
     """Add a finished depth-first run's counters to the result's."""
     result.states += run.positions()
@@ -211,6 +230,12 @@ def solve(
     another order finds a win at once.  Each run is a complete search that
     skips only positions proved lost, so the first one that finishes gives
     the verdict: restarts change how fast a verdict comes, never which.
+
+    Between the runs, from the first, the streamlined search (:mod:`.streamline`) takes slices of about
+    twice the runs' positions (``Schedule.streamline_due``): one depth-first run that takes positions
+    differing only in suits the building rule does not read for one, and plays every foundation move at
+    once.  It is incomplete, so it finds wins only, each replayed like any other; when it ends without
+    one, nothing follows from that.
 
     Once a deal has resisted a while, beam searches of growing width run
     between the runs (``Schedule.beam_due``).  A beam finds wins only, each
@@ -282,7 +307,9 @@ def solve(
     root = Root(board, rules, schedule)
     walk = relaxations_apply(rules)  # the root's capacity test and the walks
     beside_memory = int(budget.memory * schedule.walks_memory) if walk and not one_run else 0
-    search_budget = replace(budget, memory=budget.memory - beside_memory)
+    streamline_memory = 0 if one_run or layered else int(budget.memory * schedule.streamline_memory)
+    search_budget = replace(budget, memory=budget.memory - beside_memory - streamline_memory)
+    streamlined: Streamlined | None = None
     run: DepthFirst | None = None
     beside: _Beside | None = None
     path = None
@@ -320,7 +347,11 @@ def solve(
     def held() -> int:
         """Everything the solve holds now, summed here only: the root's capacity cache, the depth-first run,
         and the searches beside it."""
-        return root.bytes() + (run.bytes() if run else 0) + (beside.bytes() if beside else 0)
+        held = root.bytes() + (run.bytes() if run else 0) + (beside.bytes() if beside else 0)
+        return held + (streamlined.bytes() if streamlined else 0)
+
+    def streamlined_positions() -> int:
+        return streamlined.positions() if streamlined else 0
 
     def tick(current: DepthFirst, counted: bool = False) -> None:
         """Report if one is due; ``counted``: ``current``'s positions are in ``result.states`` already."""
@@ -346,6 +377,8 @@ def solve(
         result.seconds = time.perf_counter() - began
         return result
     status = reason = None
+    if not (one_run or layered):
+        streamlined = Streamlined(root, replace(budget, memory=streamline_memory))
     try:
         if layered:
             folder = None if checkpoint is None else checkpoint.path.with_name(checkpoint.path.name + ".layers")
@@ -353,9 +386,13 @@ def solve(
                 root, budget, deadline, result, report, began, report_every, keep, folder, saved_arrays
             )  # fmt: skip
         while not layered:
+            if streamlined is not None and _streamline(streamlined, schedule, result.states, budget, deadline):
+                path, status, result.found_by = streamlined.winning_line(), K_WON, STREAMLINED
+                break
             cap = None if one_run else schedule.run_cap(result.restarts)
-            if budget.states is not None and (cap is None or budget.states - result.states <= cap):
-                cap = budget.states - result.states
+            left = None if budget.states is None else budget.states - result.states - streamlined_positions()
+            if left is not None and (cap is None or left <= cap):
+                cap = left
             seed_random(result.restarts)
             run = DepthFirst(root, search_budget, min(result.restarts, schedule.max_noise), run)
             resume = None
@@ -373,7 +410,7 @@ def solve(
             if status == K_LOST:
                 result.found_by = DEPTH_FIRST
                 break
-            final_states = budget.states is not None and result.states >= budget.states
+            final_states = budget.states is not None and result.states + streamlined_positions() >= budget.states
             if reason in (REASON_TIME, REASON_MEMORY) or final_states or one_run:
                 break
             if beams_apply(rules) and result.states >= schedule.beam_due(result.beams):
@@ -393,6 +430,8 @@ def solve(
             result.restarts += 1
     except (MemoryError, OSError):  # the system refused memory the budget allowed: no verdict, as at the budget
         status, reason = None, REASON_MEMORY
+    if streamlined is not None:
+        result.states += streamlined.positions()
     if status == K_LOST:
         result.verdict = LOST
     elif status == K_WON:
