@@ -122,7 +122,8 @@ Safe foundation moves (``play_safe_moves``)
     W' is no longer than W, as before.
 
 SAFE_ANY is not a safe rule: it plays every foundation move at once, as
-Solvitaire's "auto-foundations" streamliner does.  A search under it may
+Solvitaire's "auto-foundations" streamliner does (with two decks, every one
+that the premise on both copies of rank r-1 lets through).  A search under it may
 miss every win, so only the streamlined search uses it, whose exhaustion
 proves nothing (:mod:`solver.search.streamline`); no game's rules name it.
 """

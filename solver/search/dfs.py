@@ -42,11 +42,13 @@ class DepthFirst:
 
     def __init__(
         self, root: Root, budget: Budget, noise: int = 0, before: DepthFirst | None = None,
-        keys: np.ndarray | None = None, kernel_rules: KernelRules | None = None,
+        keys: np.ndarray | None = None, kernel_rules: KernelRules | None = None, probe: bool = False,
     ) -> None:  # fmt: skip
         """``before``: a run cut short, whose table (lost marks and all) this run takes over; ``keys``,
-        ``kernel_rules``: others than the root's (the streamlined search's, :mod:`.streamline`)."""
+        ``kernel_rules``: others than the root's; ``probe``: a run beside the others (the streamlined
+        search, :mod:`.streamline`), whose budget pays for its own arrays only, not the root's cache."""
         self.root, self.budget, self.schedule, self.noise = root, budget, root.schedule, noise
+        self.probe = probe
         self.rules, self.kr, self.zob = root.rules, kernel_rules or root.kr, root.zob if keys is None else keys
         self.evictions = 0 if before is None else before.evictions
         self.board, self.heights, self.found, self.keys, self.meta, self.auto_src, self.auto_card = root.copy()
@@ -120,8 +122,8 @@ class DepthFirst:
         return self._bytes(self.table.size // 2, self.mv_start.size, self.moves_src.size, self.scc.size)
 
     def _fits(self, held: int) -> bool:
-        """Whether ``held`` bytes of the run, with the root's cache, fit its budget."""
-        return held + self.root.bytes() <= self.budget.memory
+        """Whether ``held`` bytes of the run, with the root's cache (but for a probe), fit its budget."""
+        return held + (0 if self.probe else self.root.bytes()) <= self.budget.memory
 
     def positions(self) -> int:
         """New positions this run has searched."""
@@ -228,7 +230,8 @@ class DepthFirst:
                 return status, REASON_STATES
             if not self.make_room(status):
                 return status, REASON_MEMORY
-            self.root.grow_capacity_table(self.bytes() + self.root.bytes(), self.budget.memory)
+            if not self.probe:
+                self.root.grow_capacity_table(self.bytes() + self.root.bytes(), self.budget.memory)
             chunk = self.schedule.chunk_nodes
             if node_cap is not None:
                 chunk = min(chunk, node_cap - int(self.meta[M_NODES]))

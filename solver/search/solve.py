@@ -42,7 +42,7 @@ from ..words import (
     WALK,
     WON,
 )
-from .arrays import engine_line
+from .arrays import engine_line, streamline_keys
 from .beam import beam_bytes, beam_search
 from .checkpoint import Checkpoint, SearchStopped
 from .checkpoint import identity as checkpoint_identity
@@ -307,7 +307,8 @@ def solve(
     root = Root(board, rules, schedule)
     walk = relaxations_apply(rules)  # the root's capacity test and the walks
     beside_memory = int(budget.memory * schedule.walks_memory) if walk and not one_run else 0
-    streamline_memory = 0 if one_run or layered else int(budget.memory * schedule.streamline_memory)
+    streamlines = bool(schedule.streamline_slices) and streamline_keys(rules) is not None and not (one_run or layered)
+    streamline_memory = int(budget.memory * schedule.streamline_memory) if streamlines else 0
     search_budget = replace(budget, memory=budget.memory - beside_memory - streamline_memory)
     streamlined: Streamlined | None = None
     run: DepthFirst | None = None
@@ -377,9 +378,9 @@ def solve(
         result.seconds = time.perf_counter() - began
         return result
     status = reason = None
-    if not (one_run or layered):
-        streamlined = Streamlined(root, replace(budget, memory=streamline_memory))
     try:
+        if streamlines:
+            streamlined = Streamlined(root, replace(budget, memory=streamline_memory))
         if layered:
             folder = None if checkpoint is None else checkpoint.path.with_name(checkpoint.path.name + ".layers")
             status, reason, path = _layered(
@@ -388,6 +389,7 @@ def solve(
         while not layered:
             if streamlined is not None and _streamline(streamlined, schedule, result.states, budget, deadline):
                 path, status, result.found_by = streamlined.winning_line(), K_WON, STREAMLINED
+                result.hold(held())
                 break
             cap = None if one_run else schedule.run_cap(result.restarts)
             left = None if budget.states is None else budget.states - result.states - streamlined_positions()

@@ -42,7 +42,7 @@ class Streamlined:
     def __init__(self, root: Root, budget: Budget):
         keys = streamline_keys(root.rules)
         rules = root.kr._replace(safe=SAFE_ANY) if root.schedule.streamline_foundations else root.kr
-        self.run = None if keys is None else DepthFirst(root, budget, keys=keys, kernel_rules=rules)
+        self.run = None if keys is None else DepthFirst(root, budget, keys=keys, kernel_rules=rules, probe=True)
         self.stage = 0  # the schedule's slices given so far
         self.searched = 0  # positions searched, kept when the run is let go
         self.opened = False
