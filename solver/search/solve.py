@@ -347,9 +347,9 @@ def solve(
 
     def held() -> int:
         """Everything the solve holds now, summed here only: the root's capacity cache, the depth-first run,
-        and the searches beside it."""
-        held = root.bytes() + (run.bytes() if run else 0) + (beside.bytes() if beside else 0)
-        return held + (streamlined.bytes() if streamlined else 0)
+        the searches beside it and the streamlined search."""
+        searches = (run.bytes() if run else 0) + (beside.bytes() if beside else 0)
+        return root.bytes() + searches + (streamlined.bytes() if streamlined else 0)
 
     def streamlined_positions() -> int:
         return streamlined.positions() if streamlined else 0

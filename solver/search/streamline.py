@@ -45,15 +45,14 @@ class Streamlined:
         self.run = None if keys is None else DepthFirst(root, budget, keys=keys, kernel_rules=rules, probe=True)
         self.stage = 0  # the schedule's slices given so far
         self.searched = 0  # positions searched, kept when the run is let go
-        self.opened = False
-        self.status = None
+        self.status = None  # the run's last status; None before its first slice
 
     def open(self) -> bool:
         """Whether it may still find a win: it has keys, has not ended, and has slices left."""
         return self.run is not None and self.status not in (WON, LOST)
 
     def won(self) -> bool:
-        return self.status == WON and self.run is not None
+        return self.status == WON
 
     def positions(self) -> int:
         return self.searched
@@ -66,9 +65,7 @@ class Streamlined:
         run = self.run
         if not self.open() or (deadline is not None and time.perf_counter() > deadline):
             return
-        resume = self.status if self.opened else None
-        self.opened = True
-        self.status, reason = run.run(deadline, up_to, resume=resume)
+        self.status, reason = run.run(deadline, up_to, resume=self.status)  # None: open the root first
         self.searched = run.positions()
         if self.status == LOST or reason == REASON_MEMORY:  # its end without a win proves nothing: let it go
             self.close()
