@@ -75,20 +75,24 @@ def test_streamlined_keys_tell_positions_apart_exactly_as_the_building_rule_read
     assert same >= 5 and different >= 50, (same, different)
 
 
+@pytest.mark.parametrize("run", [0, 8])
 @pytest.mark.parametrize("game", STREAMLINED_GAMES)
-def test_the_streamlined_search_wins_only_real_wins_and_most_of_them(game):
-    """Run alone to its end on the corpus: every win it finds replays, it finds none in a lost deal (it
+def test_the_streamlined_search_wins_only_real_wins_and_most_of_them(game, run):
+    """Run alone to its end on the corpus, in one run or restarted every few positions (which keeps the
+    table and perturbs the move order): every win it finds replays, it finds none in a lost deal (it
     cannot: its moves are the real game's), and it finds most of the wins the reference knows."""
     corpus = deals(f"small/{game}", 300)
-    won = found = 0
+    won = found = restarted = 0
     for d in corpus:
-        probe = Streamlined(Root(d.board, d.rules), Budget(seconds=None, memory=1 << 26))
+        probe = Streamlined(Root(d.board, d.rules, Schedule(streamline_run=run)), Budget(seconds=None, memory=1 << 26))
         probe.advance(None, 1 << 40)
         if probe.won():
             assert d.won and is_solution(d.board, engine_line(d.board, probe.winning_line(), d.rules), d.rules)
         won += d.won
         found += probe.won()
+        restarted += probe.restarts > 0
     assert found >= 0.9 * won, (found, won)
+    assert (restarted > 10) == (run > 0), restarted
 
 
 @pytest.mark.parametrize("game", ["good-measure", "portuguese-solitaire", "royal-family"])

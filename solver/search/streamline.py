@@ -1,4 +1,4 @@
-"""The streamlined search: one depth-first run that knows positions again by what the building rule reads.
+"""The streamlined search: depth-first runs that know positions again by what the building rule reads.
 
 Its keys (``solver.kernels.position.streamlined_keys``) forget the suits where the tableau builds by
 rank, and all but the colour where it builds by alternate colour: once it has searched a position, it
@@ -21,6 +21,15 @@ Measure's and 98 of Portuguese Solitaire's; Good Measure 42 and 56 in 20,000 and
 where the depth-first runs and beams took 262,144 positions and 2.7 s and 1.9 s.  But it misses wins
 the depth-first runs find at once (on the small corpora, 0-12 of 100-244 won deals a game), so the
 schedule gives it slices between the runs (``Schedule.streamline_slices``), not the whole first turn.
+
+Its time to a win swings with its move order: alone, Good Measure 2 took 17,977 positions in the first
+order and 33-35 in three of four perturbed ones; Baker's Dozen 58, 1,754-29,949.  So it restarts, as
+the depth-first runs do, after Luby's numbers of 256 positions (``Schedule.streamline_run``), each
+run in another perturbed order and keeping the runs' table.  Deals 1-100 in process against the
+peers' times in results/bench_peers.md (``solve()`` best of 2, four seeds of the restarts), one run
+to 2^19 -> restarts: deals where a peer is more than 2x faster 10 -> 4-6; Baker's Dozen total 0.73 ->
+0.38-0.45 s, Good Measure 12.7 -> 8.4-12.4 s, Good Measure median 4.2 -> 3.1-4.8 ms; run lengths of
+128 or 512 and noise up to 3 or 10 were no better.
 """
 
 from __future__ import annotations
@@ -29,23 +38,42 @@ import time
 
 from ..game.engine import Move
 from ..kernels.codes import LOST, SAFE_ANY, WON
-from ..words import REASON_MEMORY
+from ..kernels.position import seed_random
+from ..words import REASON_MEMORY, REASON_TIME
 from .arrays import streamline_keys
 from .dfs import DepthFirst
 from .result import Budget
 from .root import Root
+from .schedule import luby
+
+RESTART_SEED = 1 << 20  # its restarts' seeds, apart from the depth-first runs' (their restart counts)
 
 
 class Streamlined:
-    """The streamlined run of one solve, advanced a slice at a time; None of it is a verdict but a win."""
+    """The streamlined run of one solve, advanced a slice at a time; None of it is a verdict but a win.
+
+    Within its slices it restarts after Luby's numbers of ``Schedule.streamline_run`` positions, each
+    new run in another random move order (noise 1 to ``Schedule.streamline_noise``) and keeping the table
+    of the runs before, as the depth-first runs do (:meth:`Schedule.run_cap`)."""
 
     def __init__(self, root: Root, budget: Budget):
-        keys = streamline_keys(root.rules)
-        rules = root.kr._replace(safe=SAFE_ANY) if root.schedule.streamline_foundations else root.kr
-        self.run = None if keys is None else DepthFirst(root, budget, keys=keys, kernel_rules=rules, probe=True)
+        self.root, self.budget, self.schedule = root, budget, root.schedule
+        self.keys = streamline_keys(root.rules)
+        self.rules = root.kr._replace(safe=SAFE_ANY) if self.schedule.streamline_foundations else root.kr
+        self.restarts = 0
+        self.run = None if self.keys is None else self._run(None)
         self.stage = 0  # the schedule's slices given so far
-        self.searched = 0  # positions searched, kept when the run is let go
+        self.earlier = 0  # positions searched by the runs before this one
         self.status = None  # the run's last status; None before its first slice
+
+    def _run(self, before: DepthFirst | None) -> DepthFirst:
+        noise = 0 if before is None else 1 + (self.restarts - 1) % self.schedule.streamline_noise
+        return DepthFirst(self.root, self.budget, noise, before, keys=self.keys, kernel_rules=self.rules, probe=True)
+
+    def _run_cap(self) -> int | None:
+        """Positions the present run may search before the next restart; None: no restarts."""
+        unit = self.schedule.streamline_run
+        return unit * luby(self.restarts + 1) if unit else None
 
     def open(self) -> bool:
         """Whether it may still find a win: it has keys, has not ended, and has slices left."""
@@ -55,22 +83,33 @@ class Streamlined:
         return self.status == WON
 
     def positions(self) -> int:
-        return self.searched
+        return self.earlier + (self.run.positions() if self.run is not None else 0)
 
     def bytes(self) -> int:
         return 0 if self.run is None else self.run.bytes()
 
     def advance(self, deadline: float | None, up_to: int) -> None:
         """Search on until ``up_to`` positions in all, a win, its end or the deadline."""
-        run = self.run
-        if not self.open() or (deadline is not None and time.perf_counter() > deadline):
-            return
-        self.status, reason = run.run(deadline, up_to, resume=self.status)  # None: open the root first
-        self.searched = run.positions()
-        if self.status == LOST or reason == REASON_MEMORY:  # its end without a win proves nothing: let it go
-            self.close()
+        while self.open() and (deadline is None or time.perf_counter() <= deadline):
+            run, cap = self.run, self._run_cap()
+            if cap is not None and run.positions() >= cap:  # restart, keeping the table
+                self.earlier += run.positions()
+                self.restarts += 1
+                seed_random(RESTART_SEED + self.restarts)  # the same positions and line every time
+                self.run, self.status = self._run(run), None
+                continue
+            limit = up_to - self.earlier if cap is None else min(up_to - self.earlier, cap)
+            if run.positions() >= limit:
+                return
+            self.status, reason = run.run(deadline, limit, resume=self.status)  # None: open the root first
+            if self.status == LOST or reason == REASON_MEMORY:  # its end without a win proves nothing
+                self.close()
+            elif self.status == WON or reason == REASON_TIME:
+                return
 
     def close(self) -> None:
+        if self.run is not None:
+            self.earlier += self.run.positions()
         self.run, self.status = None, LOST
 
     def winning_line(self) -> list[Move]:
