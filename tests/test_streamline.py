@@ -75,24 +75,28 @@ def test_streamlined_keys_tell_positions_apart_exactly_as_the_building_rule_read
     assert same >= 5 and different >= 50, (same, different)
 
 
-@pytest.mark.parametrize("run", [0, 8])
+@pytest.mark.parametrize("run, until", [(0, 1 << 15), (8, 1 << 15), (4, 16)])
 @pytest.mark.parametrize("game", STREAMLINED_GAMES)
-def test_the_streamlined_search_wins_only_real_wins_and_most_of_them(game, run):
+def test_the_streamlined_search_wins_only_real_wins_and_most_of_them(game, run, until):
     """Run alone to its end on the corpus, in one run or restarted every few positions (which keeps the
-    table and perturbs the move order): every win it finds replays, it finds none in a lost deal (it
-    cannot: its moves are the real game's), and it finds most of the wins the reference knows."""
+    table and perturbs the move order), the restarts ending after ``until`` positions in a last run in the
+    first order: every win it finds replays, it finds none in a lost deal (it cannot: its moves are the
+    real game's), and it finds most of the wins the reference knows."""
     corpus = deals(f"small/{game}", 300)
-    won = found = restarted = 0
+    won = found = restarted = lasted = 0
+    schedule = Schedule(streamline_run=run, streamline_restarts_until=until)
     for d in corpus:
-        probe = Streamlined(Root(d.board, d.rules, Schedule(streamline_run=run)), Budget(seconds=None, memory=1 << 26))
+        probe = Streamlined(Root(d.board, d.rules, schedule), Budget(seconds=None, memory=1 << 26))
         probe.advance(None, 1 << 40)
         if probe.won():
             assert d.won and is_solution(d.board, engine_line(d.board, probe.winning_line(), d.rules), d.rules)
         won += d.won
         found += probe.won()
         restarted += probe.restarts > 0
+        lasted += probe.last
     assert found >= 0.9 * won, (found, won)
     assert (restarted > 10) == (run > 0), restarted
+    assert lasted > 10 or until > 16, lasted
 
 
 @pytest.mark.parametrize("game", ["good-measure", "portuguese-solitaire", "royal-family"])

@@ -57,6 +57,7 @@ class Schedule:
     streamline_foundations: bool = True  # ... with every foundation move played at once (SAFE_ANY)
     streamline_run: int = 1 << 8  # positions of its first run before a restart, Luby's numbers of it later; 0: none
     streamline_noise: int = 6  # ... each restart in another random order, this far perturbed
+    streamline_restarts_until: int = 1 << 15  # ... until it has searched this many; then one run in the first order
     streamline_memory: float = 1 / 64  # the share of the memory budget it holds at most (2 GiB: 2M positions)
     # The searches beside the depth-first runs: the root's capacity test, then the walks.
     walks_after: int = 1 << 16  # depth-first positions before they begin

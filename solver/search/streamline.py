@@ -29,7 +29,13 @@ run in another perturbed order and keeping the runs' table.  Deals 1-100 in proc
 peers' times in results/bench_peers.md (``solve()`` best of 2, four seeds of the restarts), one run
 to 2^19 -> restarts: deals where a peer is more than 2x faster 10 -> 4-6; Baker's Dozen total 0.73 ->
 0.38-0.45 s, Good Measure 12.7 -> 8.4-12.4 s, Good Measure median 4.2 -> 3.1-4.8 ms; run lengths of
-128 or 512 and noise up to 3 or 10 were no better.
+128 or 512 and noise up to 3 or 10 were no better.  But restarts to its end cost the deals it wins
+late (Good Measure 192: won after 507,000 positions in 2.0 s in one run, unknown at 10 s restarted)
+and Good Measure's total in ``bench_solve`` (28.0 -> 30.8 s), so it restarts only until it has
+searched 2^15 positions (``Schedule.streamline_restarts_until``), then goes on in one run in the first
+order, keeping the table: Good Measure 192 won again in 2.0 s, ``bench_solve`` solver seconds (Baker's
+Dozen, Good Measure, Portuguese Solitaire; two runs each) 2.1 / 27.2-28.8 / 2.3 one run -> 1.6 /
+26.7-28.0 / 1.9-2.0.
 """
 
 from __future__ import annotations
@@ -54,26 +60,30 @@ class Streamlined:
 
     Within its slices it restarts after Luby's numbers of ``Schedule.streamline_run`` positions, each
     new run in another random move order (noise 1 to ``Schedule.streamline_noise``) and keeping the table
-    of the runs before, as the depth-first runs do (:meth:`Schedule.run_cap`)."""
+    of the runs before, as the depth-first runs do (:meth:`Schedule.run_cap`); from
+    ``Schedule.streamline_restarts_until`` positions on, one last run in the first order."""
 
     def __init__(self, root: Root, budget: Budget):
         self.root, self.budget, self.schedule = root, budget, root.schedule
         self.keys = streamline_keys(root.rules)
         self.rules = root.kr._replace(safe=SAFE_ANY) if self.schedule.streamline_foundations else root.kr
         self.restarts = 0
+        self.last = False  # the last run: in the first order, to the end of the slices
         self.run = None if self.keys is None else self._run(None)
         self.stage = 0  # the schedule's slices given so far
         self.earlier = 0  # positions searched by the runs before this one
         self.status = None  # the run's last status; None before its first slice
 
     def _run(self, before: DepthFirst | None) -> DepthFirst:
-        noise = 0 if before is None else 1 + (self.restarts - 1) % self.schedule.streamline_noise
+        noise = 0 if before is None or self.last else 1 + (self.restarts - 1) % self.schedule.streamline_noise
         return DepthFirst(self.root, self.budget, noise, before, keys=self.keys, kernel_rules=self.rules, probe=True)
 
     def _run_cap(self) -> int | None:
-        """Positions the present run may search before the next restart; None: no restarts."""
+        """Positions the present run may search before the next restart; None: no more restarts."""
         unit = self.schedule.streamline_run
-        return unit * luby(self.restarts + 1) if unit else None
+        if not unit or self.last:
+            return None
+        return min(unit * luby(self.restarts + 1), self.schedule.streamline_restarts_until - self.earlier)
 
     def open(self) -> bool:
         """Whether it may still find a win: it has keys, has not ended, and has slices left."""
@@ -95,6 +105,7 @@ class Streamlined:
             if cap is not None and run.positions() >= cap:  # restart, keeping the table
                 self.earlier += run.positions()
                 self.restarts += 1
+                self.last = self.earlier >= self.schedule.streamline_restarts_until
                 seed_random(RESTART_SEED + self.restarts)  # the same positions and line every time
                 self.run, self.status = self._run(run), None
                 continue
