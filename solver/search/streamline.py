@@ -68,11 +68,15 @@ class Streamlined:
         self.keys = streamline_keys(root.rules)
         self.rules = root.kr._replace(safe=SAFE_ANY) if self.schedule.streamline_foundations else root.kr
         self.restarts = 0
-        self.last = False  # the last run: in the first order, to the end of the slices
+        self.earlier = 0  # positions searched by the runs before this one
         self.run = None if self.keys is None else self._run(None)
         self.stage = 0  # the schedule's slices given so far
-        self.earlier = 0  # positions searched by the runs before this one
         self.status = None  # the run's last status; None before its first slice
+
+    @property
+    def last(self) -> bool:
+        """Whether the restarts are over: the present run, in the first order, goes on to the end."""
+        return bool(self.schedule.streamline_run) and self.earlier >= self.schedule.streamline_restarts_until
 
     def _run(self, before: DepthFirst | None) -> DepthFirst:
         noise = 0 if before is None or self.last else 1 + (self.restarts - 1) % self.schedule.streamline_noise
@@ -105,7 +109,6 @@ class Streamlined:
             if cap is not None and run.positions() >= cap:  # restart, keeping the table
                 self.earlier += run.positions()
                 self.restarts += 1
-                self.last = self.earlier >= self.schedule.streamline_restarts_until
                 seed_random(RESTART_SEED + self.restarts)  # the same positions and line every time
                 self.run, self.status = self._run(run), None
                 continue
