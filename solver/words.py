@@ -24,7 +24,8 @@ SUIT_BLIND = "suit-blind"  # a loss: a walk's relaxed game cannot be won (solver
 CAPACITY = "capacity"  # a loss: the root's capacity test (solver/kernels/capacity.py)
 LAYERS = "layers"  # a win found, or every reachable position searched, by the layered search (kernels/layers.py)
 STREAMLINED = "streamlined"  # a win found by the depth-first run that forgets suits (solver/search/streamline.py)
-FOUND_BY = (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS, STREAMLINED)  # a new search's code goes
+TRAP = "first-pile trap"  # a loss: a card trapped for good in the first pile at the deal (solver/kernels/trap.py)
+FOUND_BY = (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS, STREAMLINED, TRAP)  # a new search's code goes
 # here, with its word:
 
 FOUND_BY_WORDS = {
@@ -35,6 +36,7 @@ FOUND_BY_WORDS = {
     CAPACITY: "the root's capacity test",
     LAYERS: "the layered search",
     STREAMLINED: "the streamlined depth-first search",
+    TRAP: "a card trapped for good under the first pile's top",
 }  # each search's code as a person reads it (the pages); every code has one (tests/test_html.py)
 
 # Which layout a deal was solved in (a record's ``layout``).

@@ -11,6 +11,8 @@
   generates once no redeal is left, the lone-card rule among them (``kernel_moves_plainly``), and the
   relaxed game of the dead test (``relaxed_dead_plainly``), each written from the rule's statement on
   engine boards;
+- the first pile's trap (``first_pile_trap_plainly``, solver/kernels/trap.py), written as what its proof
+  builds: the longest run that could ever lie on the first pile's top, and the four cards a redeal keeps;
 - foundations by alternate colour (PySolFC's Spanish Patience) as the kernels play them: the quotient
   game of two suits in two decks (``quotient``, solver/search/arrays.py, "Foundations by alternate
   colour"), where the models above then apply.
@@ -512,3 +514,40 @@ def relaxed_dead_plainly(board: Board, rules: Rules) -> bool:
                     kept[p], changed = i, True
                     break
     return sum(kept) > 0
+
+
+def first_pile_trap_rules_plainly(rules: Rules) -> bool:
+    """Whether ``rules`` meet the premises of the first pile's trap (solver/kernels/trap.py)."""
+    in_play = 4 * rules.ranks * rules.decks - rules.founded
+    return (
+        rules.decks == 1
+        and not rules.foundations_alternate
+        and not rules.foundations_down
+        and rules.build == BUILD_SUIT
+        and not rules.both_ways
+        and not rules.sequence_moves
+        and rules.empty_pile == EMPTY_NONE
+        and not rules.worrying_back
+        and not rules.face_down_rows
+        and in_play <= 4 * rules.piles  # a redeal deals at most four to a pile
+    )
+
+
+def first_pile_trap_plainly(board: Board, rules: Rules) -> bool:
+    """The first pile's trap, as its proof builds it: put on the first pile's top T the longest run of its
+    suit that could ever lie there (down to just above a lower card b of its suit that lies under T), read
+    the first pile from its top, and keep the four cards a redeal gives back to it.  Trapped when b is
+    among them, and T's host too (a King has none): then T, the cards under it and b never move."""
+    if not first_pile_trap_rules_plainly(rules) or len(board.piles[0]) < 2:
+        return False
+    top, *under = reversed(board.piles[0])  # top first
+    suit, king = suit_of(top), rank(top) == rules.ranks
+    host = None if king else make_card(rank(top) + 1, suit)
+    for b in under:
+        if suit_of(b) != suit or rank(b) >= rank(top):
+            continue
+        run = [make_card(r, suit) for r in range(rank(top) - 1, rank(b), -1)]
+        kept = (run + [top] + under)[:4]
+        if b in kept and (king or host in kept):
+            return True
+    return False

@@ -36,6 +36,8 @@ def board_and_rules(case: Case):
         boards = [random_deal(rules, rng) for _ in range(case.number)]
         return boards[-1], rules
     return deal(GAMES[case.game], case.number), GAMES[case.game]
+
+
 SLICES = Schedule(chunk_nodes=1 << 12)  # many slices, so many points to stop at
 UNLIMITED = Budget(seconds=None, memory=1 << 30)
 

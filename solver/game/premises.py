@@ -74,6 +74,24 @@ def classic(rules: Rules) -> bool:
     return one_deck(rules) and builds_down_by_rank(rules) and single_cards(rules) and never_redeals(rules)
 
 
+def first_pile_trap_applies(rules: Rules) -> bool:
+    """The first pile's trap (solver/kernels/trap.py): one deck, building down by suit one card at a time
+    (a King takes nothing and moves nowhere), an empty pile stays empty, cards stay up, all face up,
+    foundations up from the Ace, and a deck that a redeal deals out at most four to a pile, so that the
+    first pile always gets the first four cards of the reading.  Redeals or not."""
+    return (
+        one_deck(rules)
+        and rules.build == BUILD_SUIT
+        and not rules.both_ways
+        and single_cards(rules)
+        and spaces_take_nothing(rules)
+        and cards_stay_up(rules)
+        and all_face_up(rules)
+        and not rules.foundations_down
+        and rules.cards - rules.founded <= 4 * rules.piles
+    )
+
+
 def relaxations_apply(rules: Rules) -> bool:
     """The capacity relaxation (solver/kernels/capacity.py) and the suit-blind walks
     (solver/kernels/suitblind.py): the classic shape, and cards that stay up."""

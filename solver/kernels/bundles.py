@@ -27,6 +27,7 @@ class KernelRules(NamedTuple):
     safe: int  # the safe-move rule once no redeal is left, a ``codes.SAFE_*`` (solver/kernels/safe_moves.py)
     lone: bool  # the lone-card rule holds once no redeal is left (solver/kernels/moves.py)
     dead: bool  # the relaxed dead test holds once no redeal is left (solver/kernels/dead.py)
+    trap: bool  # the first pile's trap holds, redeals left or not (solver/kernels/trap.py)
 
 
 class Position(NamedTuple):

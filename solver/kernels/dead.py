@@ -71,6 +71,7 @@ from .codes import (
     builds_on,
     space_takes,
 )
+from .trap import first_pile_trapped
 
 
 @njit(cache=True, inline="always")
@@ -102,7 +103,10 @@ def _may_leave(card, rules, by_rank, emptied, scratch):
 
 @njit(cache=True)
 def dead_here(board, heights, found, rules, scratch, meta):
-    """``relaxed_dead`` where its proof holds (the rules allow it, no redeal left); else False."""
+    """The dead tests where their proofs hold: the first pile's trap (:mod:`solver.kernels.trap`, where
+    the rules allow it), then ``relaxed_dead`` (where the rules allow it and no redeal is left)."""
+    if rules.trap and first_pile_trapped(board, heights, rules.ranks):
+        return True
     return rules.dead and meta[M_REDEALS] == 0 and relaxed_dead(board, heights, found, rules, scratch)
 
 

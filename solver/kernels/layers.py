@@ -321,4 +321,3 @@ def unpack_parent(word: int) -> tuple[int, int, int, int]:
         (word >> _PARENT_SRC) & 31,
         ((word >> _PARENT_DST) & 63) - 1,
     )
-

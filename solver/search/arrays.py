@@ -84,6 +84,7 @@ def kernel_rules(rules: Rules) -> KernelRules:
         _SAFE_CODES[premises.safe_rule(rules)],
         premises.lone_card_rule_applies(rules),
         premises.dead_test_applies(rules),
+        premises.first_pile_trap_applies(rules),
     )
 
 

@@ -26,6 +26,7 @@ from ..kernels.codes import M_AUTO_TOP, M_IN_PLAY, M_REDEALS, M_ROOT_AUTOS, SCRA
 from ..kernels.dead import dead_here
 from ..kernels.position import play, position_hash
 from ..kernels.safe_moves import play_safe_moves, safe_moves_hold
+from ..kernels.trap import first_pile_trapped
 from .arrays import CAPACITY_KEYS, down_mask, engine_move, foundation_move, kernel_rules, position_keys, state_arrays
 from .memory import doubled
 from .schedule import Schedule
@@ -101,6 +102,11 @@ class Root:
         bigger = 32 * slots <= memory // 32 and held + 32 * slots <= memory
         if self.cmeta[C.C_COUNT] > slots // 3 and bigger:
             self.ctable = doubled(self.ctable, self.schedule.stretch_slots)
+
+    def trapped(self) -> bool:
+        """The first pile's trap holds at the root (solver/kernels/trap.py): the deal is lost."""
+        a = self.arrays
+        return self.kr.trap and first_pile_trapped(a.board, a.heights, self.kr.ranks)
 
     def is_dead(self) -> bool:
         """The root's own tests: the greedy dead test, then a capacity test within the usual limit."""

@@ -38,6 +38,7 @@ from ..words import (
     REASON_TIME,
     STREAMLINED,
     SUIT_BLIND,
+    TRAP,
     UNKNOWN,
     WALK,
     WON,
@@ -150,9 +151,16 @@ def _run_beam(
 
 
 def _layered(
-    root: Root, budget: Budget, deadline: float | None, result: SolveResult,
-    report: Callable[[Progress], None] | None, began: float, report_every: float,
-    keep: Callable[..., None], folder: Path | None, saved: dict[str, np.ndarray] | None,
+    root: Root,
+    budget: Budget,
+    deadline: float | None,
+    result: SolveResult,
+    report: Callable[[Progress], None] | None,
+    began: float,
+    report_every: float,
+    keep: Callable[..., None],
+    folder: Path | None,
+    saved: dict[str, np.ndarray] | None,
 ) -> tuple[int, str, list[Move]]:
     """``solve(layered=True)``'s search: its status, the reason of an unknown, and its winning line.
     ``keep``: called between slices (for checkpoints); ``folder``, ``saved``: as ``Layered.search`` takes."""
@@ -220,7 +228,9 @@ def solve(
 
     A ``won`` result carries a move list that the reference engine has
     replayed to a full foundation; ``lost`` means the whole reachable space
-    was searched, or a relaxed game of the deal cannot be won; ``unknown``
+    was searched, or a relaxed game of the deal cannot be won, or a card lies
+    trapped for good in the first pile (:mod:`solver.kernels.trap`, at the deal
+    and at every position searched); ``unknown``
     means a budget ran out first (``reason`` says which).  ``found_by``
     says which search decided.
 
@@ -305,6 +315,10 @@ def solve(
     deadline = None if budget.seconds is None else began + budget.seconds
     result = SolveResult(UNKNOWN)
     root = Root(board, rules, schedule)
+    if root.trapped():
+        result.verdict, result.found_by = LOST, TRAP
+        result.seconds = time.perf_counter() - began
+        return result
     walk = relaxations_apply(rules)  # the root's capacity test and the walks
     beside_memory = int(budget.memory * schedule.walks_memory) if walk and not one_run else 0
     streamlines = bool(schedule.streamline_slices) and streamline_keys(rules) is not None and not (one_run or layered)

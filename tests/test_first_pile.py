@@ -1,0 +1,148 @@
+"""The first pile's trap (solver/kernels/trap.py): the kernel against its plain model (tests/naive.py) on
+deals and on positions of random walks, every small position it calls lost searched by the reference
+search, its premises each needed, and ``solve()`` saying which rule decided."""
+
+import random
+from dataclasses import replace
+
+import pytest
+from naive import first_pile_trap_plainly, first_pile_trap_rules_plainly
+
+from solver import solve
+from solver.game.cards import rank_of, suit_of
+from solver.game.deals import deal
+from solver.game.engine import apply_move, is_solution, legal_moves, reference_search
+from solver.game.premises import first_pile_trap_applies
+from solver.game.rules import BUILD_RANK, EMPTY_ANY, EMPTY_KING, GAMES
+from solver.kernels.trap import first_pile_trapped
+from solver.search.arrays import state_arrays
+from solver.words import LOST, TRAP
+
+TRAP_GAMES = ("cruel", "ripple-fan")
+
+
+def small_deck(game: str, ranks: int):
+    """``game`` on a deck of Ace..``ranks``, dealt four to a pile as the full game is."""
+    rules = GAMES[game]
+    return rules.reduced(ranks, -(-(4 * ranks - rules.founded) // 4))
+
+
+def trapped(board, rules) -> bool:
+    """The kernel's verdict, where the rules let the kernels use it."""
+    piles, heights, _ = state_arrays(board, rules)
+    return first_pile_trap_applies(rules) and bool(first_pile_trapped(piles, heights, rules.ranks))
+
+
+def walk(board, rules, rng: random.Random, steps: int):
+    """``board`` and the positions of a random walk from it (redeals are moves like any other)."""
+    yield board
+    for _ in range(steps):
+        moves = legal_moves(board, rules)
+        if not moves:
+            return
+        board = apply_move(board, rng.choice(moves), rules)
+        yield board
+
+
+@pytest.mark.parametrize("game", TRAP_GAMES)
+@pytest.mark.parametrize("ranks", [4, 5, 13])
+def test_the_kernel_agrees_with_the_plain_model(game, ranks):
+    rules = small_deck(game, ranks)
+    rng = random.Random(ranks)
+    fired = seen = 0
+    for number in range(1, 401):
+        for board in walk(deal(rules, number), rules, rng, 30):
+            plain = first_pile_trap_plainly(board, rules)
+            assert trapped(board, rules) == plain, (game, ranks, number, board.to_text(rules))
+            fired += plain
+            seen += 1
+    assert fired >= 20, (fired, seen)  # both answers, often enough to mean something
+
+
+def test_the_premises_agree_with_the_plain_model():
+    variants = [small_deck(g, r) for g in GAMES for r in (4, 5, 13)] + [GAMES[g].reduced(6, 4) for g in GAMES]
+    for rules in variants:
+        assert first_pile_trap_applies(rules) == first_pile_trap_rules_plainly(rules), rules.name
+    assert {g for g in GAMES if first_pile_trap_applies(GAMES[g])} == set(TRAP_GAMES)
+
+
+@pytest.mark.parametrize(
+    "game, ranks, deals",
+    [("cruel", 5, 150), ("ripple-fan", 5, 150), pytest.param("cruel", 6, 100, marks=pytest.mark.slow),
+     pytest.param("ripple-fan", 6, 90, marks=pytest.mark.slow)],
+)  # fmt: skip
+def test_every_position_the_trap_calls_lost_has_no_win(game, ranks, deals):
+    """At the deal and along random walks: a trap found mid-play is as lost as one dealt."""
+    rules = small_deck(game, ranks)
+    rng = random.Random(ranks + 100)
+    fired = searched = mid_play = 0
+    for number in range(1, deals + 1):
+        for step, board in enumerate(walk(deal(rules, number), rules, rng, 12)):
+            if not trapped(board, rules):
+                continue
+            fired += 1
+            try:
+                assert reference_search(board, rules, max_states=100_000) is None, (game, number, board.to_text(rules))
+            except RuntimeError:  # past the reference's budget: nothing to compare, on this walk
+                break
+            searched += 1
+            mid_play += step > 0
+            break  # the walk's later positions come from a lost one
+    assert searched >= 8 and mid_play >= 3, (fired, searched, mid_play)
+
+
+def test_the_trap_says_nothing_where_the_first_pile_may_get_five():
+    """Cruel on 6 ranks and 4 piles deals the first pile six, and a redeal five: the talon's fifth card
+    lands on the King.  Deal 17 is won (the reference search's line replays), though the pattern is there."""
+    rules = GAMES["cruel"].reduced(6, 4)
+    board = deal(rules, 17)
+    king, *below = reversed(board.piles[0])  # top first
+    assert rank_of(king) == rules.ranks
+    assert any(
+        suit_of(card) == suit_of(king) and rules.ranks - 1 - rank_of(card) + depth <= 3
+        for depth, card in enumerate(below, start=1)
+    )  # the pattern is there ...
+    piles, heights, _ = state_arrays(board, rules)
+    assert first_pile_trapped(piles, heights, rules.ranks)  # ... the kernel's test alone would fire ...
+    line = reference_search(board, rules, max_states=200_000)
+    assert line is not None and is_solution(board, line, rules)  # ... the deal is won ...
+    assert not first_pile_trap_applies(rules) and not first_pile_trap_plainly(board, rules)  # ... and it is off
+    assert solve(board, rules).verdict == "won"
+
+
+def test_the_trap_needs_each_premise():
+    """On a deal where the trap fires, any one premise broken silences it."""
+    rules = GAMES["cruel"]
+    number = next(n for n in range(1, 1000) if trapped(deal(rules, n), rules))
+    board = deal(rules, number)
+    broken = {
+        "worrying back": {"worrying_back": True},
+        "building both ways": {"both_ways": True},
+        "runs": {"sequence_moves": True},
+        "any card into a space": {"empty_pile": EMPTY_ANY},
+        "a King into a space": {"empty_pile": EMPTY_KING},
+        "by rank": {"build": BUILD_RANK},
+        "two decks": {"decks": 2},
+        "foundations down": {"foundations_down": True},
+        "five to a pile": {"piles": 9},
+    }
+    for premise, fields in broken.items():
+        changed = replace(rules, **fields)
+        assert not first_pile_trap_applies(changed), premise
+        assert not first_pile_trap_plainly(board, changed), premise
+    for name in ("unusual", "indefatigable", "perseverance", "bakers-dozen"):
+        other = GAMES[name]
+        assert not any(trapped(deal(other, n), other) for n in range(1, 301)), name
+
+
+@pytest.mark.parametrize("game", TRAP_GAMES)
+def test_solve_names_the_trap(game):
+    """A deal trapped at the deal is lost at once, and ``found_by`` says why; one that is not goes on to
+    the searches (a win here, replayed by the engine)."""
+    rules = GAMES[game]
+    trapped_deals = [n for n in range(1, 400) if trapped(deal(rules, n), rules)]
+    assert trapped_deals
+    result = solve(deal(rules, trapped_deals[0]), rules)
+    assert (result.verdict, result.found_by, result.states) == (LOST, TRAP, 0)
+    free = next(n for n in range(1, 400) if n not in trapped_deals)
+    assert solve(deal(rules, free), rules).found_by != TRAP
