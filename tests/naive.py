@@ -533,21 +533,38 @@ def first_pile_trap_rules_plainly(rules: Rules) -> bool:
     )
 
 
-def first_pile_trap_plainly(board: Board, rules: Rules) -> bool:
-    """The first pile's trap, as its proof builds it: put on the first pile's top T the longest run of its
-    suit that could ever lie there (down to just above a lower card b of its suit that lies under T), read
-    the first pile from its top, and keep the four cards a redeal gives back to it.  Trapped when b is
-    among them, and T's host too (a King has none): then T, the cards under it and b never move."""
-    if not first_pile_trap_rules_plainly(rules) or len(board.piles[0]) < 2:
+def first_pile_trap_plainly(board: Board, rules: Rules, buried: bool = True) -> bool:
+    """The first pile's trap, as its proof builds it.  Read the first pile from its top down; take a card T
+    in it with its host (or a King) and a lower card b of its suit under it.  For T and for each card x
+    above it, put on that card the longest run of its suit that could ever lie there (for T: down to
+    just above b; for x: to just above its suit's foundation and the cards of its suit under x that
+    stay, as far down as b and the host), with the cards above it gone, and keep the four cards a redeal
+    gives back to the first pile.  Trapped when b and T's host are among them every time: then nothing
+    from T down ever moves.  ``buried``: T may lie under other cards; else only the top card is tried."""
+    if not first_pile_trap_rules_plainly(rules):
         return False
-    top, *under = reversed(board.piles[0])  # top first
-    suit, king = suit_of(top), rank(top) == rules.ranks
-    host = None if king else make_card(rank(top) + 1, suit)
-    for b in under:
-        if suit_of(b) != suit or rank(b) >= rank(top):
+    reading = list(reversed(board.piles[0]))  # top first
+    for k, t_card in enumerate(reading if buried else reading[:1]):
+        suit, king = suit_of(t_card), rank(t_card) == rules.ranks
+        host = None if king else make_card(rank(t_card) + 1, suit)
+        if host is not None and host not in reading[k + 1 :]:
             continue
-        run = [make_card(r, suit) for r in range(rank(top) - 1, rank(b), -1)]
-        kept = (run + [top] + under)[:4]
-        if b in kept and (king or host in kept):
-            return True
+        for b in reading[k + 1 :]:
+            if suit_of(b) != suit or rank(b) >= rank(t_card):
+                continue
+            zone = reading[: max(reading.index(b), reading.index(host) if host else 0) + 1]
+            stays = [b] + ([host] if host else [])
+            runs = [longest_run_on(zone, j, board, floor=rank(b) if j == k else None) for j in range(k + 1)]
+            if all(all(c in (run + reading[j:])[:4] for c in stays) for j, run in enumerate(runs)):
+                return True
     return False
+
+
+def longest_run_on(zone: list[int], j: int, board: Board, floor: int | None = None) -> list[int]:
+    """The longest run of its suit that could ever be built on ``zone[j]``, down to just above ``floor``
+    (if given), else above the foundation of its suit and the lower cards of its suit under it in ``zone``."""
+    x = zone[j]
+    if floor is None:
+        below = [rank(c) for c in zone[j + 1 :] if suit_of(c) == suit_of(x) and rank(c) < rank(x)]
+        floor = max([board.foundations[suit_of(x)], *below])
+    return [make_card(r, suit_of(x)) for r in range(rank(x) - 1, floor, -1)]

@@ -105,7 +105,7 @@ def _may_leave(card, rules, by_rank, emptied, scratch):
 def dead_here(board, heights, found, rules, scratch, meta):
     """The dead tests where their proofs hold: the first pile's trap (:mod:`solver.kernels.trap`, where
     the rules allow it), then ``relaxed_dead`` (where the rules allow it and no redeal is left)."""
-    if rules.trap and first_pile_trapped(board, heights, rules.ranks):
+    if rules.trap and first_pile_trapped(board, heights, found, rules.ranks):
         return True
     return rules.dead and meta[M_REDEALS] == 0 and relaxed_dead(board, heights, found, rules, scratch)
 

@@ -106,7 +106,7 @@ class Root:
     def trapped(self) -> bool:
         """The first pile's trap holds at the root (solver/kernels/trap.py): the deal is lost."""
         a = self.arrays
-        return self.kr.trap and first_pile_trapped(a.board, a.heights, self.kr.ranks)
+        return self.kr.trap and first_pile_trapped(a.board, a.heights, a.found, self.kr.ranks)
 
     def is_dead(self) -> bool:
         """The root's own tests: the greedy dead test, then a capacity test within the usual limit."""
