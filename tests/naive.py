@@ -518,7 +518,6 @@ def relaxed_dead_plainly(board: Board, rules: Rules) -> bool:
 
 def first_pile_trap_rules_plainly(rules: Rules) -> bool:
     """Whether ``rules`` meet the premises of the first pile's trap (solver/kernels/trap.py)."""
-    in_play = 4 * rules.ranks * rules.decks - rules.founded
     return (
         rules.decks == 1
         and not rules.foundations_alternate
@@ -529,7 +528,6 @@ def first_pile_trap_rules_plainly(rules: Rules) -> bool:
         and rules.empty_pile == EMPTY_NONE
         and not rules.worrying_back
         and not rules.face_down_rows
-        and in_play <= 4 * rules.piles  # a redeal deals at most four to a pile
     )
 
 
@@ -542,6 +540,8 @@ def first_pile_trap_plainly(board: Board, rules: Rules, buried: bool = True) -> 
     gives back to the first pile.  Trapped when b and T's host are among them every time: then nothing
     from T down ever moves.  ``buried``: T may lie under other cards; else only the top card is tried."""
     if not first_pile_trap_rules_plainly(rules):
+        return False
+    if sum(len(pile) for pile in board.piles) > 4 * len(board.piles):  # a redeal could deal five to a pile
         return False
     reading = list(reversed(board.piles[0]))  # top first
     for k, t_card in enumerate(reading if buried else reading[:1]):

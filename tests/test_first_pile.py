@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 from naive import first_pile_trap_plainly, first_pile_trap_rules_plainly
 
-from solver import solve
+from solver import Budget, solve
+from solver.game.board import parse_board
 from solver.game.cards import rank_of, suit_of
 from solver.game.deals import deal
 from solver.game.engine import apply_move, is_solution, legal_moves, reference_search
@@ -16,7 +17,7 @@ from solver.game.premises import first_pile_trap_applies
 from solver.game.rules import BUILD_RANK, EMPTY_ANY, EMPTY_KING, GAMES
 from solver.kernels.trap import first_pile_trapped
 from solver.search.arrays import state_arrays
-from solver.words import LOST, TRAP
+from solver.words import LOST, TRAP, WON
 
 TRAP_GAMES = ("cruel", "ripple-fan")
 
@@ -117,17 +118,47 @@ def test_the_trap_says_nothing_where_the_first_pile_may_get_five():
     rules = GAMES["cruel"].reduced(6, 4)
     board = deal(rules, 17)
     king, *below = reversed(board.piles[0])  # top first
-    assert rank_of(king) == rules.ranks
+    assert rank_of(king) == rules.ranks and board.cards_in_play() > 4 * rules.piles
     assert any(
         suit_of(card) == suit_of(king) and rules.ranks - 1 - rank_of(card) + depth <= 3
         for depth, card in enumerate(below, start=1)
     )  # the pattern is there ...
-    piles, heights, found = state_arrays(board, rules)
-    assert first_pile_trapped(piles, heights, found, rules.ranks)  # ... the kernel's test alone would fire ...
     line = reference_search(board, rules, max_states=200_000)
     assert line is not None and is_solution(board, line, rules)  # ... the deal is won ...
-    assert not first_pile_trap_applies(rules) and not first_pile_trap_plainly(board, rules)  # ... and it is off
-    assert solve(board, rules).verdict == "won"
+    assert not trapped(board, rules) and not first_pile_trap_plainly(board, rules)  # ... and the trap is silent
+    assert solve(board, rules).verdict == WON
+
+
+CRUEL_WITH_ACES_IN_PLAY = [
+    # 49 cards in play on 12 piles (AS not up): a redeal deals the first piles five.  KD over TD would trap
+    # TD with four to a pile; one redeal puts 8C on top of the first pile, and the deal is won.
+    "Foundations: C-A D-A H-A S-0\nRedeals: unlimited\nTC 3S 8D TD KD\n6H 2D 4C 5H\n8S 7D 9C QH\nKC 5S 2H 9H\n"
+    "JD 7S QD 3D\n9S 8H 7C 4S\n2S JH 3H 5C\n3C 4D 5D AS\n2C QC 9D 6C\nQS 6S KS TS\n4H 6D JS KH\nTH JC 7H 8C\n",
+    # all 52 in play
+    "Redeals: unlimited\n9D AD 2D QH KH\nTD 6H 4D 8H QC\nJD 3S 7H 8D JS\n6C 4H QD 4C 3H\n6S 9H 2C TH\nKS 6D 9C 8C\n"
+    "7S KD JH AS\n5C JC 3D 5H\n7D 2H 4S 8S\nAH 3C 7C QS\nKC 9S 5S TC\nTS 5D 2S AC\n",
+]  # found by a cold review, which showed the trap wrong here while it read four a pile off the deck
+
+
+@pytest.mark.parametrize("text", CRUEL_WITH_ACES_IN_PLAY)
+def test_the_trap_says_nothing_with_more_than_four_a_pile_in_play(text):
+    rules = GAMES["cruel"]
+    board = parse_board(text).validate(rules)
+    assert board.cards_in_play() > 4 * rules.piles
+    assert not trapped(board, rules) and not first_pile_trap_plainly(board, rules)
+    result = solve(board, rules, Budget(seconds=60))
+    assert result.verdict == WON and is_solution(board, result.moves, rules)
+
+
+def test_the_trap_says_nothing_on_a_small_board_of_five_a_pile():
+    """The review's small counterexample: 5 ranks on 4 piles, every card in play (20 > 16); won."""
+    rules = GAMES["cruel"].reduced(5, 4)
+    board = parse_board("Redeals: unlimited\n5C 4C AD 2C 3C\n4S AC 2D 4D 5S\n3H AS 4H AH 3S\n5D 3D 2S 5H 2H\n")
+    board = board.validate(rules)
+    assert not trapped(board, rules) and not first_pile_trap_plainly(board, rules)
+    line = reference_search(board, rules, max_states=200_000)
+    assert line is not None and is_solution(board, line, rules)
+    assert solve(board, rules).verdict == WON
 
 
 def test_the_trap_needs_each_premise():
@@ -144,7 +175,6 @@ def test_the_trap_needs_each_premise():
         "by rank": {"build": BUILD_RANK},
         "two decks": {"decks": 2},
         "foundations down": {"foundations_down": True},
-        "five to a pile": {"piles": 9},
     }
     for premise, fields in broken.items():
         changed = replace(rules, **fields)

@@ -77,8 +77,8 @@ def classic(rules: Rules) -> bool:
 def first_pile_trap_applies(rules: Rules) -> bool:
     """The first pile's trap (solver/kernels/trap.py): one deck, building down by suit one card at a time
     (a King takes nothing and moves nowhere), an empty pile stays empty, cards stay up, all face up,
-    foundations up from the Ace, and a deck that a redeal deals out at most four to a pile, so that the
-    first pile always gets the first four cards of the reading.  Redeals or not."""
+    foundations up from the Ace.  Redeals or not.  Its premise of the position, at most four cards in play
+    a pile, the kernel checks at each."""
     return (
         one_deck(rules)
         and rules.build == BUILD_SUIT
@@ -88,7 +88,6 @@ def first_pile_trap_applies(rules: Rules) -> bool:
         and cards_stay_up(rules)
         and all_face_up(rules)
         and not rules.foundations_down
-        and rules.cards - rules.founded <= 4 * rules.piles
     )
 
 

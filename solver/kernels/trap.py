@@ -2,8 +2,9 @@
 left or not.  Plain arrays in, a truth value out.
 
 A redeal reads the piles in order, each from its top down, and deals that reading out again in fours from
-the first pile (``solver.game.engine.redealt``): the first pile always gets the first four cards of the
-reading, in the same order.  So what lies near the first pile's top stays there, whatever the redeals.
+the first pile (``solver.game.engine.redealt``): while there are at most four cards in play a pile, the
+first pile gets the first min(4, n) cards of the reading of the n in play, in the same order.  So what
+lies near the first pile's top stays there, whatever the redeals.
 
 The rule (``first_pile_trapped``).  Read the first pile from its top down.  Let T, of suit s and rank t,
 be its card at index k (k = 0: the top card), under the k cards x_0 (the top), ..., x_{k-1}; let T's host
@@ -19,11 +20,15 @@ then b never becomes the top card of a pile, never goes up, and the position is 
 
 Proof, under ``premises.first_pile_trap_applies`` (one deck; the tableau builds down by suit, one card at
 a time; an empty pile stays empty; no card comes back from a foundation; all face up; foundations up from
-the Ace; at most four cards to a pile at a redeal, so that the first pile gets the first min(4, n) cards
-of the reading of the n cards in play).  Claim: after every move, the first pile read from its top down
-is a run C, then x_j, ..., x_{k-1} for some j <= k (none of them when j = k), then T and the same m cards
-under T as here, where C is a run built on x_j (on T when j = k): of its suit, down from one rank below
-it, one card on the next.  It holds here (j = 0, C empty).  While it holds:
+the Ace) and where at most four cards a pile are in play (checked here, per position: a board may hold
+more, with Aces not yet up; then a redeal deals the first piles five, the fifth on top of the first four,
+and the rule fails -- a full Cruel board with AS in play, trapped here, is won after a redeal; cards in
+play never grow again, so at most four a pile holds at every position that follows).
+
+Claim: after every move, the first pile read from its top down is a run C, then x_j, ..., x_{k-1} for some
+j <= k (none of them when j = k), then T and the same m cards under T as here, where C is a run built on
+x_j (on T when j = k): of its suit, down from one rank below it, one card on the next.  It holds here
+(j = 0, C empty).  While it holds:
 1. C holds at most r_j cards (t - 1 - rank(b) when j = k).  Its cards are not up (none comes back) and,
    one deck, none is a card lying under x_j: those lie in the zone, under x_j, and do not move (3 below).
    So C stops above the highest of them and above the foundation: for T, above b.
@@ -40,10 +45,7 @@ it, one card on the next.  It holds here (j = 0, C empty).  While it holds:
 So b never becomes a top card; and in one deck b is its suit's only card of its rank, which must go up
 for the game to be won.  The rule needs H only to keep T from moving: with H elsewhere, T may move onto
 it, the cards under T come free, and nothing follows.  It reads only cards of the zone under x_j for f_j:
-a card deeper may be dealt away by a redeal and come back onto C.  Where a redeal may give the first pile
-five cards the proof fails, and so does the rule: the talon deals the fifth card on top of the first four
-(a Cruel test deck of 6 ranks on 4 piles, deal 17, is won though the rule would fire were "four" read as
-"the first pile's size"); the premise keeps it off such decks.
+a card deeper may be dealt away by a redeal and come back onto C.
 """
 
 from __future__ import annotations
@@ -69,6 +71,11 @@ def _run_room(board, top, j, zone, found):
 @njit(cache=True, inline="always")
 def first_pile_trapped(board, heights, found, ranks):
     """True when the first pile's trap (module text) holds: the position is lost."""
+    in_play = 0
+    for height in heights:
+        in_play += height
+    if in_play > 4 * heights.shape[0]:  # a redeal would deal the first pile five: nothing follows
+        return False
     top = heights[0] - 1  # the top card's place; the card at index i from the top is board[0, top - i]
     for k in range(min(top, 3)):  # T at index k, with a card under it
         card = board[0, top - k]

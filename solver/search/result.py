@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..game.engine import Move
-from ..words import BEAM, CAPACITY, DEPTH_FIRST, LAYERS, LOST, SUIT_BLIND, UNKNOWN, WALK, WON
+from ..words import BEAM, CAPACITY, DEPTH_FIRST, LAYERS, LOST, SUIT_BLIND, TRAP, UNKNOWN, WALK, WON
 
 # The verdicts and search codes live in solver/words.py; they are importable from here as before.
 __all__ = [
@@ -68,6 +68,8 @@ class SolveResult:
             LAYERS: "every position that can be reached was searched, layer by layer, and none is won",
             SUIT_BLIND: f"it could not be won even if the suits of the cards that move did not matter{kept}",
             CAPACITY: "it could not be won even if the cards that move could be anywhere there is room for them",
+            TRAP: "a card lies under the first pile's top cards, which can never move, and every redeal deals "
+            "it back beneath them: it never comes up",
         }.get(self.found_by, "")
 
     def record(self) -> dict:
