@@ -11,8 +11,8 @@
   generates once no redeal is left, the lone-card rule among them (``kernel_moves_plainly``), and the
   relaxed game of the dead test (``relaxed_dead_plainly``), each written from the rule's statement on
   engine boards;
-- the first pile's trap (``first_pile_trap_plainly``, solver/kernels/trap.py), written as what its proof
-  builds: the longest run that could ever lie on the first pile's top, and the four cards a redeal keeps;
+- the first pile's trap (``first_pile_trap_plainly``, solver/kernels/trap.py): its game played to the end
+  with Python's sets;
 - foundations by alternate colour (PySolFC's Spanish Patience) as the kernels play them: the quotient
   game of two suits in two decks (``quotient``, solver/search/arrays.py, "Foundations by alternate
   colour"), where the models above then apply.
@@ -531,40 +531,39 @@ def first_pile_trap_rules_plainly(rules: Rules) -> bool:
     )
 
 
-def first_pile_trap_plainly(board: Board, rules: Rules, buried: bool = True) -> bool:
-    """The first pile's trap, as its proof builds it.  Read the first pile from its top down; take a card T
-    in it with its host (or a King) and a lower card b of its suit under it.  For T and for each card x
-    above it, put on that card the longest run of its suit that could ever lie there (for T: down to
-    just above b; for x: to just above its suit's foundation and the cards of its suit under x that
-    stay, as far down as b and the host), with the cards above it gone, and keep the four cards a redeal
-    gives back to the first pile.  Trapped when b and T's host are among them every time: then nothing
-    from T down ever moves.  ``buried``: T may lie under other cards; else only the top card is tried."""
+def first_pile_trap_plainly(board: Board, rules: Rules) -> bool:
+    """The first pile's trap, by playing the first pile's game of its module text to the end: its
+    positions are what is known of the first pile's top (top first); take the top card unless it is held,
+    put on it the next lower card of its suit if that card is neither up nor in the pile, or cut the pile
+    to four cards.  Trapped when some card of the first pile is never the top card nor cut off."""
     if not first_pile_trap_rules_plainly(rules):
         return False
     if sum(len(pile) for pile in board.piles) > 4 * len(board.piles):  # a redeal could deal five to a pile
         return False
-    reading = list(reversed(board.piles[0]))  # top first
-    for k, t_card in enumerate(reading if buried else reading[:1]):
-        suit, king = suit_of(t_card), rank(t_card) == rules.ranks
-        host = None if king else make_card(rank(t_card) + 1, suit)
-        if host is not None and host not in reading[k + 1 :]:
+    start = tuple(reversed(board.piles[0]))
+    seen, waiting, freed = {start}, [start], set()
+    while waiting:
+        known = waiting.pop()
+        if not known:
             continue
-        for b in reading[k + 1 :]:
-            if suit_of(b) != suit or rank(b) >= rank(t_card):
-                continue
-            zone = reading[: max(reading.index(b), reading.index(host) if host else 0) + 1]
-            stays = [b] + ([host] if host else [])
-            runs = [longest_run_on(zone, j, board, floor=rank(b) if j == k else None) for j in range(k + 1)]
-            if all(all(c in (run + reading[j:])[:4] for c in stays) for j, run in enumerate(runs)):
-                return True
-    return False
+        top, under = known[0], known[1:]
+        freed.add(top)
+        freed.update(known[4:])
+        following = [known[:4]] if len(known) > 4 else []
+        if not held_plainly(top, under, rules):
+            following.append(under)
+        if rank(top) > 1:
+            put = make_card(rank(top) - 1, suit_of(top))
+            if rank(put) > board.foundations[suit_of(put)] and put not in known:
+                following.append((put, *known))
+        for position in following:
+            if position not in seen:
+                seen.add(position)
+                waiting.append(position)
+    return bool(set(start) - freed)
 
 
-def longest_run_on(zone: list[int], j: int, board: Board, floor: int | None = None) -> list[int]:
-    """The longest run of its suit that could ever be built on ``zone[j]``, down to just above ``floor``
-    (if given), else above the foundation of its suit and the lower cards of its suit under it in ``zone``."""
-    x = zone[j]
-    if floor is None:
-        below = [rank(c) for c in zone[j + 1 :] if suit_of(c) == suit_of(x) and rank(c) < rank(x)]
-        floor = max([board.foundations[suit_of(x)], *below])
-    return [make_card(r, suit_of(x)) for r in range(rank(x) - 1, floor, -1)]
+def held_plainly(card: int, under: tuple[int, ...], rules: Rules) -> bool:
+    """Whether ``card`` can neither move onto another pile nor go up while ``under`` lies beneath it."""
+    no_host = rank(card) == rules.ranks or make_card(rank(card) + 1, suit_of(card)) in under
+    return no_host and any(suit_of(c) == suit_of(card) and rank(c) < rank(card) for c in under)
