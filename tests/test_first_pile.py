@@ -5,6 +5,7 @@ search, its premises each needed, and ``solve()`` saying which rule decided."""
 import random
 from dataclasses import replace
 
+import corpus
 import pytest
 from naive import first_pile_trap_plainly, first_pile_trap_rules_plainly
 
@@ -176,3 +177,15 @@ def test_solve_names_the_trap(game):
     assert (result.verdict, result.found_by, result.states) == (LOST, TRAP, 0)
     free = next(n for n in range(1, 400) if n not in trapped_deals)
     assert solve(deal(rules, free), rules).found_by != TRAP
+
+
+@pytest.mark.parametrize("name", [f"{kind}/{game}" for kind in ("small", "pysolfc-strict") for game in TRAP_GAMES])
+def test_every_corpus_deal_the_trap_calls_lost_is_lost_by_the_reference(name):
+    """The shared corpus (tests/corpus.py): small deals with redeals whose reference verdicts are stored.  Where
+    the trap fires at the deal, the reference search found no win; it fires on some of them."""
+    fired = 0
+    for deal_ in corpus.deals(name):
+        if trapped(deal_.board, deal_.rules):
+            fired += 1
+            assert not deal_.won, (name, deal_.board.to_text(deal_.rules))
+    assert fired >= 5, fired
