@@ -531,11 +531,12 @@ def first_pile_trap_rules_plainly(rules: Rules) -> bool:
     )
 
 
-def first_pile_trap_plainly(board: Board, rules: Rules) -> bool:
+def first_pile_trap_plainly(board: Board, rules: Rules, put: bool = True, cut: bool = True) -> bool:
     """The first pile's trap, by playing the first pile's game of its module text to the end: its
     positions are what is known of the first pile's top (top first); take the top card unless it is held,
     put on it the next lower card of its suit if that card is neither up nor in the pile, or cut the pile
-    to four cards.  Trapped when some card of the first pile is never the top card nor cut off."""
+    to four cards.  Trapped when some card of the first pile is never the top card nor cut off.  ``put``,
+    ``cut``: False leaves that move out, a game that proves too much (the tests show the difference)."""
     if not first_pile_trap_rules_plainly(rules):
         return False
     if sum(len(pile) for pile in board.piles) > 4 * len(board.piles):  # a redeal could deal five to a pile
@@ -548,14 +549,15 @@ def first_pile_trap_plainly(board: Board, rules: Rules) -> bool:
             continue
         top, under = known[0], known[1:]
         freed.add(top)
-        freed.update(known[4:])
-        following = [known[:4]] if len(known) > 4 else []
+        if cut:
+            freed.update(known[4:])
+        following = [known[:4]] if cut and len(known) > 4 else []
         if not held_plainly(top, under, rules):
             following.append(under)
-        if rank(top) > 1:
-            put = make_card(rank(top) - 1, suit_of(top))
-            if rank(put) > board.foundations[suit_of(put)] and put not in known:
-                following.append((put, *known))
+        if put and rank(top) > 1:
+            lower = make_card(rank(top) - 1, suit_of(top))
+            if rank(lower) > board.foundations[suit_of(lower)] and lower not in known:
+                following.append((lower, *known))
         for position in following:
             if position not in seen:
                 seen.add(position)

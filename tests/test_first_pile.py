@@ -2,6 +2,7 @@
 deals and on positions of random walks, every small position it calls lost searched by the reference
 search, its premises each needed, and ``solve()`` saying which rule decided."""
 
+import contextlib
 import random
 from dataclasses import replace
 
@@ -70,13 +71,16 @@ def test_the_premises_agree_with_the_plain_model():
 
 @pytest.mark.parametrize(
     "game, ranks, deals",
-    [("cruel", 5, 150), ("ripple-fan", 5, 150), pytest.param("cruel", 6, 100, marks=pytest.mark.slow),
+    [("cruel", 5, 150), ("ripple-fan", 5, 150), ("cruel", (5, 3), 150), ("ripple-fan", (5, 4), 150),
+     pytest.param("cruel", 6, 100, marks=pytest.mark.slow),
      pytest.param("ripple-fan", 6, 90, marks=pytest.mark.slow)],
 )  # fmt: skip
 def test_every_position_the_trap_calls_lost_has_no_win(game, ranks, deals):
-    """At the deal and along random walks: a trap found mid-play is as lost as one dealt."""
-    rules = small_deck(game, ranks)
-    rng = random.Random(ranks + 100)
+    """At the deal and along random walks: a trap found mid-play is as lost as one dealt.  (5, 3) and (5, 4):
+    decks dealt with more than four a pile (five or six), where the trap may fire only once cards have gone
+    up."""
+    rules = small_deck(game, ranks) if isinstance(ranks, int) else GAMES[game].reduced(*ranks)
+    rng = random.Random(str(ranks) + game)
     fired = searched = mid_play = 0
     for number in range(1, deals + 1):
         for step, board in enumerate(walk(deal(rules, number), rules, rng, 12)):
@@ -156,6 +160,8 @@ def test_the_trap_needs_each_premise():
         "by rank": {"build": BUILD_RANK},
         "two decks": {"decks": 2},
         "foundations down": {"foundations_down": True},
+        "face-down cards": {"face_down_rows": (0,)},
+        "foundations by alternate colour": {"foundations_alternate": True},
     }
     for premise, fields in broken.items():
         changed = replace(rules, **fields)
@@ -189,3 +195,24 @@ def test_every_corpus_deal_the_trap_calls_lost_is_lost_by_the_reference(name):
             fired += 1
             assert not deal_.won, (name, deal_.board.to_text(deal_.rules))
     assert fired >= 5, fired
+
+
+@pytest.mark.parametrize("move", ["put", "cut"])
+@pytest.mark.parametrize("game", TRAP_GAMES)
+def test_each_move_of_the_first_pile_s_game_is_needed(game, move):
+    """Leave ``put`` or ``cut`` out of the game and it calls lost positions the reference search wins: the
+    tests above would see such a mistake, and the positions they search need both moves."""
+    rules = small_deck(game, 5)
+    rng = random.Random(move)
+    wrong = needed = 0
+    for number in range(1, 301):
+        for board in walk(deal(rules, number), rules, rng, 20):
+            if first_pile_trap_plainly(board, rules) or not first_pile_trap_plainly(board, rules, **{move: False}):
+                continue
+            needed += 1
+            with contextlib.suppress(RuntimeError):  # past the reference's budget: nothing to count
+                wrong += reference_search(board, rules, max_states=50_000) is not None
+            break
+        if wrong >= 3:
+            break
+    assert wrong >= 3, (needed, wrong)

@@ -9,13 +9,13 @@ never comes up.
 
 The first pile's game.  Its positions are sequences K of cards, what is known of the first pile's top,
 top first; it starts from the whole first pile, K0.  Its moves from a K that is not empty:
-  take   K -> K[1:], unless K[0] is held: K[0] is a King or its host (one rank higher, its suit) lies in
-         K[1:], and a lower card of its suit lies in K[1:];
+  take   K -> K[1:], unless K[0] is held: (K[0] is a King, or its host -- one rank higher, its suit --
+         lies in K[1:]) and a lower card of its suit lies in K[1:];
   put    K -> (y,) + K, where y is the card one rank below K[0], of its suit, if y is not up (here) and
          not in K;
   cut    K -> K[:4], when K holds more than four cards.
 The rule (``first_pile_trapped``): if some card of K0 is, in every position of this game reachable from
-K0, in K and not K[0] -- it is never taken nor cut -- the real position is lost.
+K0, in K and not K[0] -- it is never the top nor cut -- the real position is lost.
 
 Proof, under ``premises.first_pile_trap_applies`` (one deck; the tableau builds down by suit, one card at
 a time; an empty pile stays empty; no card comes back from a foundation; all face up; foundations up from
@@ -37,14 +37,15 @@ here (K0).  Suppose it holds, with K, and a real move is made:
 3. A redeal gives the first pile the first min(4, n) cards of the reading, which starts with K: K[:4] is
    a prefix after it (the cut), and K itself where K holds at most four cards (no move of the game).
 4. Any other move leaves the first pile as it was.
-A card leaves K only by a take, as K[0], or by a cut.  So a card b of K0 that the game never takes nor
-cuts lies in the first pile under its top for good: it never goes up, and the game is lost.
+A card leaves K only by a take, as K[0], or by a cut.  So a card b of K0 that is never K[0] nor cut lies
+in the first pile under its top for good: it never goes up, and the game is lost.
 
 The game's positions are few (K0 and runs put on it, cut to four); the kernel searches them all, up to
-``GAME_POSITIONS`` (beyond that it gives up: nothing follows), and stops as soon as every card of K0 is
-taken or cut.  The game cannot trap a card unless one of the first pile's top four cards is held under
-the cards beneath it in the whole pile: else it takes them one by one after a cut (fewer cards under
-them hold no more), so the kernel tries that first.
+``GAME_POSITIONS`` (beyond that it gives up: nothing follows), and stops as soon as every card of K0 has
+been the top or cut.  The game cannot trap a card unless one of the first pile's top four cards is held
+by the cards beneath it among the top four: else it cuts K0 to four and takes them one by one, so the
+kernel tries that first.  (This rests on PySolFC's redeal as it is since 2022, the reading dealt back
+top first; bottom first, a short first pile would get the next pile's bottom card on its top.)
 """
 
 from __future__ import annotations
@@ -102,12 +103,12 @@ def first_pile_trapped(board, heights, found, ranks):
         pile[i] = board[0, height - 1 - i]
     held = False
     for i in range(min(height, 4)):
-        held = held or _held(pile, i, height, ranks)
+        held = held or _held(pile, i, min(height, 4), ranks)
     if not held:
         return False
     game = np.empty((GAME_POSITIONS, GAME_CARDS), dtype=np.int16)
     lengths = np.empty(GAME_POSITIONS, dtype=np.int32)
-    freed = np.zeros(4 * ranks, dtype=np.bool_)  # cards taken or cut
+    freed = np.zeros(4 * ranks, dtype=np.bool_)  # cards that have been the top or cut
     in_k0 = np.zeros(4 * ranks, dtype=np.bool_)
     for i in range(height):
         in_k0[pile[i]] = True
@@ -122,7 +123,7 @@ def first_pile_trapped(board, heights, found, ranks):
         if length == 0:
             continue
         top = cards[0]
-        if in_k0[top] and not freed[top]:
+        if in_k0[top] and not freed[top]:  # the top: never trapped
             freed[top] = True
             left -= 1
         for i in range(4, length):  # what a cut would take off
