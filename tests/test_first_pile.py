@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import corpus
 import pytest
-from naive import first_pile_trap_plainly, first_pile_trap_rules_plainly
+from naive import first_pile_trap_plainly, first_pile_trap_rules_plainly, winnable_by_key
 
 from solver import Budget, solve
 from solver.game.board import parse_board
@@ -216,3 +216,22 @@ def test_each_move_of_the_first_pile_s_game_is_needed(game, move):
         if wrong >= 3:
             break
     assert wrong >= 3, (needed, wrong)
+
+
+@pytest.mark.parametrize("game, shape, deals", [("cruel", (4, 3), 150), ("ripple-fan", (4, 4), 6)])
+def test_the_trap_never_fires_on_a_position_that_can_be_won(game, shape, deals):
+    """Every position of small deals' whole position graphs, each with its fate from the graph
+    (``winnable_by_key``): wherever the trap fires, no win is reachable -- the claim at every later
+    position, not only at the deals."""
+    rules = GAMES[game].reduced(*shape)
+    fired = positions = 0
+    for number in range(1, deals + 1):
+        fate = winnable_by_key(deal(rules, number), rules, lambda position: position, limit=60_000)
+        if fate is None:
+            continue
+        for board, winnable in fate.items():
+            if trapped(board, rules):
+                fired += 1
+                assert not winnable, (game, number, board.to_text(rules))
+        positions += len(fate)
+    assert fired >= 500 and positions >= 5_000, (fired, positions)
