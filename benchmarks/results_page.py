@@ -72,6 +72,22 @@ def single(name: str, command: str, note: str = "") -> Row:
     return Row(name, (Source(f"results/winrate-{name}.jsonl", command, note),))
 
 
+def redeal_row(name: str) -> Row:
+    """Cruel's or Ripple Fan's strict row: the batch at 10 s, then its 168 unknown deals again with the
+    first pile's trap (solver/kernels/trap.py), at 10 s, then those left at 60 s."""
+    command = f"bakers winrate -g {name}"
+    trap = f"results/{name}-unknowns-trap.jsonl"
+    trap_60 = f"results/{name}-unknowns-trap-60s.jsonl"
+    return Row(
+        name,
+        (
+            Source(f"results/winrate-{name}.jsonl", f"{command} -d 1-10000 -t 10 -m 2G -j 1"),
+            Source(trap, f"{command} -d <the 168 unknown> -t 10 -m 2G -j 2 -o {trap}"),
+            Source(trap_60, f"{command} -d <the unknown left> -t 60 -m 2G -j 2 -o {trap_60}"),
+        ),
+    )
+
+
 GM = "bakers winrate -g good-measure"  # (Good Measure's commands, shortened)
 THEN_60 = "then the same at -t 60, which retried the deals left unknown"
 
@@ -168,11 +184,11 @@ MANIFEST: dict[str, dict[str, Row]] = {
         "pysolfc": pysolfc("spanish-patience-ii", 10_000),
     },
     "cruel": {
-        "strict": single("cruel", "bakers winrate -g cruel -d 1-10000 -t 10 -m 2G -j 1"),
+        "strict": redeal_row("cruel"),
         "pysolfc": pysolfc("cruel", 10_000, "-d <the 7 unknown> -t 120 -m 4G, which won 5"),
     },
     "ripple-fan": {
-        "strict": single("ripple-fan", "bakers winrate -g ripple-fan -d 1-10000 -t 10 -m 2G -j 1"),
+        "strict": redeal_row("ripple-fan"),
         "pysolfc": pysolfc("ripple-fan", 10_000),
     },
     "perseverance": {

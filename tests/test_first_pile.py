@@ -181,6 +181,7 @@ def test_solve_names_the_trap(game):
     assert trapped_deals
     result = solve(deal(rules, trapped_deals[0]), rules)
     assert (result.verdict, result.found_by, result.states) == (LOST, TRAP, 0)
+    assert "first pile" in result.explanation()
     free = next(n for n in range(1, 400) if n not in trapped_deals)
     assert solve(deal(rules, free), rules).found_by != TRAP
 
