@@ -61,13 +61,13 @@ GAME_CARDS = 32  # the longest K searched (a first pile of 16 cards with a run o
 def _held(cards, start, end, ranks):
     """Whether ``cards[start]`` is held (module text) by the cards ``cards[start + 1 : end]`` under it."""
     card = cards[start]
-    hosted = card // 4 + 1 == ranks
-    blocked = False
+    no_host = card // 4 + 1 == ranks  # a King: no card takes it
+    blocked = False  # it cannot go up
     for i in range(start + 1, end):
         under = cards[i]
-        hosted = hosted or under == card + 4
+        no_host = no_host or under == card + 4  # its host lies under it
         blocked = blocked or (under % 4 == card % 4 and under < card)
-    return hosted and blocked
+    return no_host and blocked
 
 
 @njit(cache=True, inline="always")
