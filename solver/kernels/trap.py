@@ -98,9 +98,7 @@ def first_pile_trapped(board, heights, found, ranks):
     height = heights[0]
     if in_play > 4 * heights.shape[0] or height < 2 or height > GAME_CARDS:
         return False
-    pile = np.empty(height, dtype=np.int16)  # K0, top first
-    for i in range(height):
-        pile[i] = board[0, height - 1 - i]
+    pile = board[0, :height][::-1]  # K0, top first: a view, so that most positions allocate nothing
     held = False
     for i in range(min(height, 4)):
         held = held or _held(pile, i, min(height, 4), ranks)
