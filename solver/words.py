@@ -25,8 +25,9 @@ CAPACITY = "capacity"  # a loss: the root's capacity test (solver/kernels/capaci
 LAYERS = "layers"  # a win found, or every reachable position searched, by the layered search (kernels/layers.py)
 STREAMLINED = "streamlined"  # a win found by the depth-first run that forgets suits (solver/search/streamline.py)
 TRAP = "first-pile trap"  # a loss: a card trapped for good in the first pile at the deal (solver/kernels/trap.py)
-FOUND_BY = (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS, STREAMLINED, TRAP)  # a new search's code goes
-# here, with its word:
+PILES_TRAP = "first-piles trap"  # a loss: cards of the first two to four piles in a deadlock at the deal (trap.py)
+# A new search's code goes here, with its word:
+FOUND_BY = (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS, STREAMLINED, TRAP, PILES_TRAP)
 
 FOUND_BY_WORDS = {
     DEPTH_FIRST: "the depth-first search",
@@ -37,6 +38,7 @@ FOUND_BY_WORDS = {
     LAYERS: "the layered search",
     STREAMLINED: "the streamlined depth-first search",
     TRAP: "a card trapped for good under the first pile's top",
+    PILES_TRAP: "cards trapped for good in the first piles",
 }  # each search's code as a person reads it (the pages); every code has one (tests/test_html.py)
 
 # Which layout a deal was solved in (a record's ``layout``).

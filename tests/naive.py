@@ -11,8 +11,9 @@
   generates once no redeal is left, the lone-card rule among them (``kernel_moves_plainly``), and the
   relaxed game of the dead test (``relaxed_dead_plainly``), each written from the rule's statement on
   engine boards;
-- the first pile's trap (``first_pile_trap_plainly``, solver/kernels/trap.py): its game played to the end
-  with Python's sets;
+- the first pile's trap (``first_pile_trap_plainly``, solver/kernels/trap.py) and the first piles' game
+  that grows it to a few piles (``first_piles_trap_plainly``): each game played to the end with Python's
+  sets;
 - foundations by alternate colour (PySolFC's Spanish Patience) as the kernels play them: the quotient
   game of two suits in two decks (``quotient``, solver/search/arrays.py, "Foundations by alternate
   colour"), where the models above then apply.
@@ -563,6 +564,74 @@ def first_pile_trap_plainly(board: Board, rules: Rules, put: bool = True, cut: b
                 seen.add(position)
                 waiting.append(position)
     return bool(set(start) - freed)
+
+
+def first_piles_trap_plainly(
+    board: Board,
+    rules: Rules,
+    tracked: int,
+    onto: bool = True,
+    put: bool = True,
+    redeal: bool = True,
+    limit: int = 200_000,
+) -> bool:
+    """The first piles' game of solver/kernels/trap.py played to the end with tuples and sets.  A position:
+    the known piles (each top first) and whether the last is known only from its top.  Moves: a top card
+    onto its host atop another known pile; a top card taken away when its host is unknown here or no lower
+    card of its suit is known; the next lower card of a top's suit put on it, if neither up nor known; a
+    redeal, cutting the known cards in fours and keeping ``tracked`` of them.  Trapped: a card of the first
+    position never taken nor forgotten.  ``onto``, ``put``, ``redeal``: False leaves that move out, a game that
+    proves too much (the tests show each is needed).  More than ``limit`` positions: RuntimeError."""
+    if not first_pile_trap_rules_plainly(rules) or not 1 <= tracked <= len(board.piles):
+        return False
+    if sum(len(pile) for pile in board.piles) > 4 * len(board.piles):  # a redeal could deal five to a pile
+        return False
+    start = (tuple(tuple(reversed(pile)) for pile in board.piles[:tracked]), False)
+    first = {card for pile in start[0] for card in pile}
+    seen, waiting, gone = {start}, [start], set()
+    while waiting:
+        piles, prefix = waiting.pop()
+        known = [card for pile in piles for card in pile]
+        tops = {pile[0]: i for i, pile in enumerate(piles) if pile}
+        following = []
+
+        for top, i in tops.items():
+            host = make_card(rank(top) + 1, suit_of(top)) if rank(top) < rules.ranks else None
+            if onto and host in tops:
+                following.append(_known_after(piles, prefix, i, tops[host], top))
+            lower_known = any(suit_of(c) == suit_of(top) and rank(c) < rank(top) for c in known)
+            if (host is not None and host not in known) or not lower_known:
+                gone.add(top)
+                following.append(_known_after(piles, prefix, i))
+            if put and rank(top) > 1:
+                lower = make_card(rank(top) - 1, suit_of(top))
+                if rank(lower) > board.foundations[suit_of(lower)] and lower not in known:
+                    following.append(_known_after(piles, prefix, None, i, lower))
+        if known and redeal:
+            kept = known[: 4 * tracked]
+            gone.update(known[len(kept) :])
+            fours = tuple(tuple(kept[k : k + 4]) for k in range(0, len(kept), 4))
+            following.append((fours, len(kept) % 4 != 0))
+        for position in following:
+            if position not in seen:
+                seen.add(position)
+                waiting.append(position)
+        if first <= gone:
+            return False  # every card has left: nothing more to learn
+        if len(seen) > limit:
+            raise RuntimeError("the first piles' game is too large to play plainly")
+    return bool(first - gone)
+
+
+def _known_after(piles, prefix, source, target=None, card=None):
+    """The first piles' position after the top of ``source`` (None: no pile) leaves and ``card`` goes onto
+    ``target``; a last pile known from its top with no card left is forgotten."""
+    new = [pile[1:] if j == source else pile for j, pile in enumerate(piles)]
+    if target is not None:
+        new[target] = (card, *new[target])
+    if prefix and not new[-1]:
+        return tuple(new[:-1]), False
+    return tuple(new), prefix
 
 
 def held_plainly(card: int, under: tuple[int, ...], rules: Rules) -> bool:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import corpus
 import pytest
-from naive import first_pile_trap_plainly, first_pile_trap_rules_plainly, winnable_by_key
+from naive import first_pile_trap_plainly, first_pile_trap_rules_plainly, first_piles_trap_plainly, winnable_by_key
 
 from solver import Budget, solve
 from solver.game.board import parse_board
@@ -17,9 +17,9 @@ from solver.game.deals import deal
 from solver.game.engine import apply_move, is_solution, legal_moves, reference_search
 from solver.game.premises import first_pile_trap_applies
 from solver.game.rules import BUILD_RANK, EMPTY_ANY, EMPTY_KING, GAMES
-from solver.kernels.trap import first_pile_trapped
+from solver.kernels.trap import MAX_TRACKED, PILES_GAME_POSITIONS, first_pile_trapped, first_piles_trapped
 from solver.search.arrays import state_arrays
-from solver.words import LOST, TRAP, WON
+from solver.words import LOST, PILES_TRAP, TRAP, WON
 
 TRAP_GAMES = ("cruel", "ripple-fan")
 
@@ -236,3 +236,132 @@ def test_the_trap_never_fires_on_a_position_that_can_be_won(game, shape, deals):
                 assert not winnable, (game, number, board.to_text(rules))
         positions += len(fate)
     assert fired >= 500 and positions >= 5_000, (fired, positions)
+
+
+# The first piles' game (solver/kernels/trap.py, ``first_piles_trapped``): the first pile's trap grown to two,
+# three and four piles, which the root tries after the first pile's.
+
+
+def piles_trapped(board, rules, tracked: int, most: int = PILES_GAME_POSITIONS) -> bool:
+    """The kernel's verdict over the first ``tracked`` piles, where the rules let the kernels use it."""
+    piles, heights, found = state_arrays(board, rules)
+    trapped_ = first_piles_trapped(piles, heights, found, rules.ranks, tracked, most)
+    return first_pile_trap_applies(rules) and bool(trapped_)
+
+
+def piles_trapped_plainly(board, rules, tracked: int, most: int) -> bool | None:
+    """The plain model's verdict; None where its game has more than ``most`` positions (the kernel's then
+    gives up and says False)."""
+    try:
+        return first_piles_trap_plainly(board, rules, tracked, limit=most)
+    except RuntimeError:
+        return None
+
+
+def any_piles_trapped(board, rules) -> bool:
+    return any(piles_trapped(board, rules, tracked) for tracked in range(2, min(MAX_TRACKED, rules.piles) + 1))
+
+
+@pytest.mark.parametrize("game", TRAP_GAMES)
+@pytest.mark.parametrize("ranks", [4, 5, 13])
+def test_the_piles_game_kernel_agrees_with_the_plain_model(game, ranks):
+    """With the game cut short at 2,000 positions, both, where the plain model is slow."""
+    rules = small_deck(game, ranks)
+    rng = random.Random(f"piles {ranks}")
+    fired = seen = 0
+    for number in range(1, 61 if ranks == 13 else 151):
+        for board in walk(deal(rules, number), rules, rng, 15):
+            for tracked in range(1, min(MAX_TRACKED, rules.piles) + 1):
+                plain = piles_trapped_plainly(board, rules, tracked, 2_000)
+                kernel = piles_trapped(board, rules, tracked, 2_000)
+                assert kernel == bool(plain), (game, ranks, number, tracked, board.to_text(rules))
+                fired += kernel
+                seen += plain is not None
+    assert fired >= 20 and seen >= 1000, (fired, seen)
+
+
+@pytest.mark.parametrize(
+    "game, shape, deals",
+    [("cruel", (5, 4), 200), ("ripple-fan", (5, 5), 200), ("cruel", (5, 3), 150), ("ripple-fan", (5, 4), 150),
+     pytest.param("cruel", (6, 5), 120, marks=pytest.mark.slow),
+     pytest.param("ripple-fan", (6, 6), 50, marks=pytest.mark.slow)],
+)  # fmt: skip
+def test_every_position_the_piles_game_calls_lost_has_no_win(game, shape, deals):
+    """At the deal and along random walks, searched to the end by the reference search."""
+    rules = GAMES[game].reduced(*shape)
+    rng = random.Random(f"piles {shape} {game}")
+    fired = searched = mid_play = 0
+    for number in range(1, deals + 1):
+        for step, board in enumerate(walk(deal(rules, number), rules, rng, 12)):
+            if not any_piles_trapped(board, rules):
+                continue
+            fired += 1
+            try:
+                assert reference_search(board, rules, max_states=100_000) is None, (game, number, board.to_text(rules))
+            except RuntimeError:  # past the reference's budget: nothing to compare, on this walk
+                break
+            searched += 1
+            mid_play += step > 0
+            break  # the walk's later positions come from a lost one
+    assert searched >= 6 and mid_play >= 2, (fired, searched, mid_play)
+
+
+@pytest.mark.parametrize("game, shape, deals", [("cruel", (4, 3), 150), ("ripple-fan", (4, 4), 6)])
+def test_the_piles_game_never_fires_on_a_position_that_can_be_won(game, shape, deals):
+    """Every position of small deals' whole position graphs, with its fate from the graph."""
+    rules = GAMES[game].reduced(*shape)
+    fired = positions = 0
+    for number in range(1, deals + 1):
+        fate = winnable_by_key(deal(rules, number), rules, lambda position: position, limit=60_000)
+        if fate is None:
+            continue
+        for board, winnable in fate.items():
+            if any_piles_trapped(board, rules):
+                fired += 1
+                assert not winnable, (game, number, board.to_text(rules))
+        positions += len(fate)
+    assert fired >= 500 and positions >= 5_000, (fired, positions)
+
+
+@pytest.mark.parametrize("name", [f"{kind}/{game}" for kind in ("small", "pysolfc-strict") for game in TRAP_GAMES])
+def test_every_corpus_deal_the_piles_game_calls_lost_is_lost_by_the_reference(name):
+    fired = 0
+    for deal_ in corpus.deals(name):
+        if any_piles_trapped(deal_.board, deal_.rules):
+            fired += 1
+            assert not deal_.won, (name, deal_.board.to_text(deal_.rules))
+    assert fired >= 5, fired
+
+
+@pytest.mark.parametrize("move", ["onto", "put", "redeal"])
+@pytest.mark.parametrize("game", TRAP_GAMES)
+def test_each_move_of_the_first_piles_game_is_needed(game, move):
+    """Leave a move out of the game and it calls lost positions the reference search wins."""
+    rules = GAMES[game].reduced(5, 4)
+    rng = random.Random(f"piles {move}")
+    wrong = needed = 0
+    for number in range(1, 401):
+        for board in walk(deal(rules, number), rules, rng, 20):
+            if any_piles_trapped(board, rules) or not any(
+                first_piles_trap_plainly(board, rules, tracked, **{move: False}) for tracked in (2, 3, 4)
+            ):
+                continue
+            needed += 1
+            with contextlib.suppress(RuntimeError):  # past the reference's budget: nothing to count
+                wrong += reference_search(board, rules, max_states=50_000) is not None
+            break
+        if wrong >= 3:
+            break
+    assert wrong >= 3, (needed, wrong)
+
+
+def test_solve_names_the_piles_trap():
+    """Cruel 1058: the Ten of clubs over the Four and Six of diamonds on the first pile, the Five of diamonds
+    over the Jack and Nine of clubs on the second -- lost at the deal, where the first pile alone shows
+    nothing (its depth-first search ran 30 minutes, 786 million positions, without an end)."""
+    rules = GAMES["cruel"]
+    board = deal(rules, 1058)
+    assert not trapped(board, rules) and piles_trapped(board, rules, 2)
+    result = solve(board, rules)
+    assert (result.verdict, result.found_by, result.states) == (LOST, PILES_TRAP, 0)
+    assert "first few piles" in result.explanation()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..game.engine import Move
-from ..words import BEAM, CAPACITY, DEPTH_FIRST, LAYERS, LOST, SUIT_BLIND, TRAP, UNKNOWN, WALK, WON
+from ..words import BEAM, CAPACITY, DEPTH_FIRST, LAYERS, LOST, PILES_TRAP, SUIT_BLIND, TRAP, UNKNOWN, WALK, WON
 
 # The verdicts and search codes live in solver/words.py; they are importable from here as before.
 __all__ = [
@@ -70,6 +70,8 @@ class SolveResult:
             CAPACITY: "it could not be won even if the cards that move could be anywhere there is room for them",
             TRAP: "a card lies under the first pile's top cards, which can never move, and every redeal deals "
             "it back beneath them: it never comes up",
+            PILES_TRAP: "some cards of the first few piles can never come up: whatever is played, they stay among "
+            "the first piles under cards that cannot move, and every redeal deals them back there",
         }.get(self.found_by, "")
 
     def record(self) -> dict:

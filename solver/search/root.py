@@ -26,7 +26,8 @@ from ..kernels.codes import M_AUTO_TOP, M_IN_PLAY, M_REDEALS, M_ROOT_AUTOS, SCRA
 from ..kernels.dead import dead_here
 from ..kernels.position import play, position_hash
 from ..kernels.safe_moves import play_safe_moves, safe_moves_hold
-from ..kernels.trap import first_pile_trapped
+from ..kernels.trap import MAX_TRACKED, first_pile_trapped, first_piles_trapped
+from ..words import PILES_TRAP, TRAP
 from .arrays import CAPACITY_KEYS, down_mask, engine_move, foundation_move, kernel_rules, position_keys, state_arrays
 from .memory import doubled
 from .schedule import Schedule
@@ -103,10 +104,19 @@ class Root:
         if self.cmeta[C.C_COUNT] > slots // 3 and bigger:
             self.ctable = doubled(self.ctable, self.schedule.stretch_slots)
 
-    def trapped(self) -> bool:
-        """The first pile's trap holds at the root (solver/kernels/trap.py): the deal is lost."""
+    def trap(self) -> str | None:
+        """Which trap of solver/kernels/trap.py holds at the root, if one does: then the deal is lost.  The
+        first pile's, then the first piles' game over two, three and four piles (about a millisecond a
+        Cruel deal in all, where none holds)."""
         a = self.arrays
-        return self.kr.trap and first_pile_trapped(a.board, a.heights, a.found, self.kr.ranks)
+        if not self.kr.trap:
+            return None
+        if first_pile_trapped(a.board, a.heights, a.found, self.kr.ranks):
+            return TRAP
+        for tracked in range(2, MAX_TRACKED + 1):
+            if first_piles_trapped(a.board, a.heights, a.found, self.kr.ranks, tracked):
+                return PILES_TRAP
+        return None
 
     def is_dead(self) -> bool:
         """The root's own tests: the greedy dead test, then a capacity test within the usual limit."""

@@ -38,7 +38,6 @@ from ..words import (
     REASON_TIME,
     STREAMLINED,
     SUIT_BLIND,
-    TRAP,
     UNKNOWN,
     WALK,
     WON,
@@ -230,7 +229,7 @@ def solve(
     replayed to a full foundation; ``lost`` means the whole reachable space
     was searched, or a relaxed game of the deal cannot be won, or a card lies
     trapped for good in the first pile (:mod:`solver.kernels.trap`, at the deal
-    and at every position searched); ``unknown``
+    and at every position searched) or among the first few piles (the same module, at the deal); ``unknown``
     means a budget ran out first (``reason`` says which).  ``found_by``
     says which search decided.
 
@@ -315,8 +314,9 @@ def solve(
     deadline = None if budget.seconds is None else began + budget.seconds
     result = SolveResult(UNKNOWN)
     root = Root(board, rules, schedule)
-    if root.trapped():
-        result.verdict, result.found_by = LOST, TRAP
+    trap = root.trap()
+    if trap is not None:
+        result.verdict, result.found_by = LOST, trap
         result.seconds = time.perf_counter() - began
         return result
     walk = relaxations_apply(rules)  # the root's capacity test and the walks
