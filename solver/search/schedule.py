@@ -77,6 +77,8 @@ class Schedule:
     def __post_init__(self) -> None:
         if self.run_growth not in RUN_GROWTHS:
             raise ValueError(f"run_growth {self.run_growth!r}: one of {', '.join(RUN_GROWTHS)}")
+        if self.streamline_noise < 1:  # its restarts perturb the order by 1 to streamline_noise
+            raise ValueError(f"streamline_noise {self.streamline_noise}: at least 1")
 
     def run_cap(self, restarts: int) -> int:
         """New positions the run after ``restarts`` restarts may search before the next restart.
