@@ -532,16 +532,17 @@ def first_pile_trap_rules_plainly(rules: Rules) -> bool:
     )
 
 
-def first_pile_trap_plainly(board: Board, rules: Rules, put: bool = True, cut: bool = True) -> bool:
+def first_pile_trap_plainly(board: Board, rules: Rules, put: bool = True, cut: bool = True) -> frozenset[int]:
     """The first pile's trap, by playing the first pile's game of its module text to the end: its
     positions are what is known of the first pile's top (top first); take the top card unless it is held,
     put on it the next lower card of its suit if that card is neither up nor in the pile, or cut the pile
-    to four cards.  Trapped when some card of the first pile is never the top card nor cut off.  ``put``,
+    to four cards.  The cards it traps: those of the first pile never the top card nor cut off (empty: none,
+    the trap does not hold).  ``put``,
     ``cut``: False leaves that move out, a game that proves too much (the tests show the difference)."""
     if not first_pile_trap_rules_plainly(rules):
-        return False
+        return frozenset()
     if sum(len(pile) for pile in board.piles) > 4 * len(board.piles):  # a redeal could deal five to a pile
-        return False
+        return frozenset()
     start = tuple(reversed(board.piles[0]))
     seen, waiting, freed = {start}, [start], set()
     while waiting:
@@ -563,7 +564,7 @@ def first_pile_trap_plainly(board: Board, rules: Rules, put: bool = True, cut: b
             if position not in seen:
                 seen.add(position)
                 waiting.append(position)
-    return bool(set(start) - freed)
+    return frozenset(set(start) - freed)
 
 
 def first_piles_trap_plainly(
@@ -574,18 +575,19 @@ def first_piles_trap_plainly(
     put: bool = True,
     redeal: bool = True,
     limit: int = 200_000,
-) -> bool:
+) -> frozenset[int]:
     """The first piles' game of solver/kernels/trap.py played to the end with tuples and sets.  A position:
     the known piles (each top first) and whether the last is known only from its top.  Moves: a top card
     onto its host atop another known pile; a top card taken away when its host is unknown here or no lower
     card of its suit is known; the next lower card of a top's suit put on it, if neither up nor known; a
-    redeal, cutting the known cards in fours and keeping ``tracked`` of them.  Trapped: a card of the first
-    position never taken nor forgotten.  ``onto``, ``put``, ``redeal``: False leaves that move out, a game that
-    proves too much (the tests show each is needed).  More than ``limit`` positions: RuntimeError."""
+    redeal, cutting the known cards in fours and keeping ``tracked`` of them.  The cards it traps: those of
+    the first position never taken nor forgotten (empty: none).  ``onto``, ``put``, ``redeal``: False leaves
+    that move out, a game that proves too much (the tests show each is needed).  More than ``limit``
+    positions: RuntimeError."""
     if not first_pile_trap_rules_plainly(rules) or not 1 <= tracked <= len(board.piles):
-        return False
+        return frozenset()
     if sum(len(pile) for pile in board.piles) > 4 * len(board.piles):  # a redeal could deal five to a pile
-        return False
+        return frozenset()
     start = (tuple(tuple(reversed(pile)) for pile in board.piles[:tracked]), False)
     first = {card for pile in start[0] for card in pile}
     seen, waiting, gone = {start}, [start], set()
@@ -617,10 +619,10 @@ def first_piles_trap_plainly(
                 seen.add(position)
                 waiting.append(position)
         if first <= gone:
-            return False  # every card has left: nothing more to learn
+            return frozenset()  # every card has left: nothing more to learn
         if len(seen) > limit:
             raise RuntimeError("the first piles' game is too large to play plainly")
-    return bool(first - gone)
+    return frozenset(first - gone)
 
 
 def _known_after(piles, prefix, source, target=None, card=None):

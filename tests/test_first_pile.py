@@ -12,12 +12,19 @@ from naive import first_pile_trap_plainly, first_pile_trap_rules_plainly, first_
 
 from solver import Budget, solve
 from solver.game.board import parse_board
-from solver.game.cards import rank_of, suit_of
+from solver.game.cards import card_text, rank_of, suit_of
 from solver.game.deals import deal
 from solver.game.engine import apply_move, is_solution, legal_moves, reference_search
 from solver.game.premises import first_pile_trap_applies
 from solver.game.rules import BUILD_RANK, EMPTY_ANY, EMPTY_KING, GAMES
-from solver.kernels.trap import MAX_TRACKED, PILES_GAME_POSITIONS, first_pile_trapped, first_piles_trapped
+from solver.kernels.trap import (
+    MAX_TRACKED,
+    PILES_GAME_POSITIONS,
+    first_pile_trap_cards,
+    first_pile_trapped,
+    first_piles_trap_cards,
+    first_piles_trapped,
+)
 from solver.search.arrays import state_arrays
 from solver.words import LOST, PILES_TRAP, TRAP, WON
 
@@ -34,6 +41,18 @@ def trapped(board, rules) -> bool:
     """The kernel's verdict, where the rules let the kernels use it."""
     piles, heights, found = state_arrays(board, rules)
     return first_pile_trap_applies(rules) and bool(first_pile_trapped(piles, heights, found, rules.ranks))
+
+
+def as_cards(mask) -> frozenset[int]:
+    """The cards of a kernel's uint64 of cards, bit ``card``."""
+    return frozenset(card for card in range(64) if int(mask) >> card & 1)
+
+
+def trap_cards(board, rules) -> frozenset[int]:
+    """The cards the kernel's first pile's trap keeps down, where the rules let the kernels use it."""
+    piles, heights, found = state_arrays(board, rules)
+    cards = as_cards(first_pile_trap_cards(piles, heights, found, rules.ranks))
+    return cards if first_pile_trap_applies(rules) else frozenset()
 
 
 def walk(board, rules, rng: random.Random, steps: int):
@@ -56,8 +75,9 @@ def test_the_kernel_agrees_with_the_plain_model(game, ranks):
     for number in range(1, 401):
         for board in walk(deal(rules, number), rules, rng, 30):
             plain = first_pile_trap_plainly(board, rules)
-            assert trapped(board, rules) == plain, (game, ranks, number, board.to_text(rules))
-            fired += plain
+            assert trap_cards(board, rules) == plain, (game, ranks, number, board.to_text(rules))
+            assert trapped(board, rules) == bool(plain)
+            fired += bool(plain)
             seen += 1
     assert fired >= 20, (fired, seen)  # both answers, often enough to mean something
 
@@ -179,9 +199,12 @@ def test_solve_names_the_trap(game):
     rules = GAMES[game]
     trapped_deals = [n for n in range(1, 400) if trapped(deal(rules, n), rules)]
     assert trapped_deals
-    result = solve(deal(rules, trapped_deals[0]), rules)
+    board = deal(rules, trapped_deals[0])
+    result = solve(board, rules)
     assert (result.verdict, result.found_by, result.states) == (LOST, TRAP, 0)
     assert "first pile" in result.explanation()
+    assert set(result.trapped) == first_pile_trap_plainly(board, rules) != set()  # the cards it names
+    assert result.explanation().endswith("never up: " + " ".join(card_text(card) for card in result.trapped))
     free = next(n for n in range(1, 400) if n not in trapped_deals)
     assert solve(deal(rules, free), rules).found_by != TRAP
 
@@ -249,9 +272,16 @@ def piles_trapped(board, rules, tracked: int, most: int = PILES_GAME_POSITIONS) 
     return first_pile_trap_applies(rules) and bool(trapped_)
 
 
-def piles_trapped_plainly(board, rules, tracked: int, most: int) -> bool | None:
-    """The plain model's verdict; None where its game has more than ``most`` positions (the kernel's then
-    gives up and says False)."""
+def piles_trap_cards(board, rules, tracked: int, most: int) -> frozenset[int]:
+    """The cards the kernel's first piles' game keeps down, where the rules let the kernels use it."""
+    piles, heights, found = state_arrays(board, rules)
+    cards = as_cards(first_piles_trap_cards(piles, heights, found, rules.ranks, tracked, most))
+    return cards if first_pile_trap_applies(rules) else frozenset()
+
+
+def piles_trapped_plainly(board, rules, tracked: int, most: int) -> frozenset[int] | None:
+    """The plain model's trapped cards; None where its game has more than ``most`` positions (the
+    kernel's then gives up and traps none)."""
     try:
         return first_piles_trap_plainly(board, rules, tracked, limit=most)
     except RuntimeError:
@@ -273,9 +303,10 @@ def test_the_piles_game_kernel_agrees_with_the_plain_model(game, ranks):
         for board in walk(deal(rules, number), rules, rng, 15):
             for tracked in range(1, min(MAX_TRACKED, rules.piles) + 1):
                 plain = piles_trapped_plainly(board, rules, tracked, 2_000)
-                kernel = piles_trapped(board, rules, tracked, 2_000)
-                assert kernel == bool(plain), (game, ranks, number, tracked, board.to_text(rules))
-                fired += kernel
+                kernel = piles_trap_cards(board, rules, tracked, 2_000)
+                assert kernel == (plain or frozenset()), (game, ranks, number, tracked, board.to_text(rules))
+                assert piles_trapped(board, rules, tracked, 2_000) == bool(kernel)
+                fired += bool(kernel)
                 seen += plain is not None
     assert fired >= 20 and seen >= 1000, (fired, seen)
 
@@ -364,4 +395,5 @@ def test_solve_names_the_piles_trap():
     assert not trapped(board, rules) and piles_trapped(board, rules, 2)
     result = solve(board, rules)
     assert (result.verdict, result.found_by, result.states) == (LOST, PILES_TRAP, 0)
-    assert "first few piles" in result.explanation()
+    assert result.explanation().startswith("some cards of the first few piles can never come up")
+    assert result.explanation().endswith("never up: 3D 3H 4D 5D 6D 9C TC JC")  # the two piles' eight cards

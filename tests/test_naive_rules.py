@@ -186,7 +186,7 @@ def dead_counts(name: str) -> Counter:
         dead = relaxed_dead_plainly(board, rules)
         assert k.relaxed_dead() == dead, (name, dead, rules, board.to_text(rules))
         applies = board.redeals == 0 and not (rules.sequence_moves and rules.both_ways)
-        trapped = first_pile_trap_plainly(board, rules)  # the other dead test (solver/kernels/trap.py)
+        trapped = bool(first_pile_trap_plainly(board, rules))  # the other dead test (solver/kernels/trap.py)
         assert k.dead_here() == ((applies and dead) or trapped), (name, rules, board.to_text(rules))
         seen["positions"] += 1
         seen["dead"] += dead

@@ -132,21 +132,38 @@ def _add(game, lengths, count, cards, length):
     return count + 1
 
 
+@njit(cache=True, inline="always")
+def _never_freed(first, freed):
+    """The cards of ``first`` not ``freed``, bit ``card`` of a uint64."""
+    cards = np.uint64(0)
+    for card in range(first.shape[0]):
+        if first[card] and not freed[card]:
+            cards |= np.uint64(1) << np.uint64(card)
+    return cards
+
+
 @njit(cache=True)
 def first_pile_trapped(board, heights, found, ranks):
     """True when the first pile's trap (module text) holds: the position is lost."""
+    return first_pile_trap_cards(board, heights, found, ranks) != 0
+
+
+@njit(cache=True, inline="always")  # inlined: the dead test calls first_pile_trapped at every position
+def first_pile_trap_cards(board, heights, found, ranks):
+    """The cards the first pile's trap (module text) keeps from ever coming up, bit ``card`` of a uint64
+    (one deck: at most 52 cards); 0 where it does not hold."""
     in_play = 0
     for height in heights:
         in_play += height
     height = heights[0]
     if in_play > 4 * heights.shape[0] or height < 2 or height > GAME_CARDS:
-        return False
+        return np.uint64(0)
     pile = board[0, :height][::-1]  # K0, top first: a view, so that most positions allocate nothing
     held = False
     for i in range(min(height, 4)):
         held = held or _held(pile, i, min(height, 4), ranks)
     if not held:
-        return False
+        return np.uint64(0)
     game = np.empty((GAME_POSITIONS, GAME_CARDS), dtype=np.int16)
     lengths = np.empty(GAME_POSITIONS, dtype=np.int32)
     freed = np.zeros(4 * ranks, dtype=np.bool_)  # cards that have been the top or cut
@@ -172,7 +189,7 @@ def first_pile_trapped(board, heights, found, ranks):
                 freed[cards[i]] = True
                 left -= 1
         if left == 0:
-            return False
+            return np.uint64(0)
         if not _held(cards, 0, length, ranks):  # take
             count = _add(game, lengths, count, cards[1:], length - 1)
         if top >= 4 and length < GAME_CARDS:  # put
@@ -185,12 +202,12 @@ def first_pile_trapped(board, heights, found, ranks):
                 step[1 : length + 1] = cards[:length]
                 count = _add(game, lengths, count, step, length + 1) if count >= 0 else count
         elif top >= 4:
-            return False  # a K too long to search: nothing follows
+            return np.uint64(0)  # a K too long to search: nothing follows
         if length > 4 and count >= 0:  # cut
             count = _add(game, lengths, count, cards, 4)
         if count < 0:
-            return False  # too many positions: nothing follows
-    return left > 0
+            return np.uint64(0)  # too many positions: nothing follows
+    return _never_freed(in_k0, freed)
 
 
 # The first piles' game: the first pile's game grown to the first few piles (module text of
@@ -269,12 +286,19 @@ def _moved(row, out, source, target, card):
 def first_piles_trapped(board, heights, found, ranks, tracked, most=PILES_GAME_POSITIONS):
     """True when the first ``tracked`` piles' game (module text) traps a card: the position is lost.  It
     gives up (False) past ``most`` positions of the game."""
+    return first_piles_trap_cards(board, heights, found, ranks, tracked, most) != 0
+
+
+@njit(cache=True)
+def first_piles_trap_cards(board, heights, found, ranks, tracked, most=PILES_GAME_POSITIONS):
+    """The cards the first ``tracked`` piles' game (module text) traps, bit ``card`` of a uint64; 0 where
+    it traps none or gives up."""
     piles = heights.shape[0]
     in_play = 0
     for height in heights:
         in_play += height
     if in_play > 4 * piles or tracked < 1 or tracked > min(MAX_TRACKED, piles):
-        return False
+        return np.uint64(0)
     deck = 4 * ranks
     width = _CARDS + deck
     row = np.zeros(width, dtype=np.int16)
@@ -290,7 +314,7 @@ def first_piles_trapped(board, heights, found, ranks, tracked, most=PILES_GAME_P
             in_root[card] = True
             left += 1
     if left == 0:
-        return False
+        return np.uint64(0)
     positions = np.empty((most, width), dtype=np.int16)
     hashes = np.zeros(most, dtype=np.uint64)
     size = 1
@@ -329,7 +353,7 @@ def first_piles_trapped(board, heights, found, ranks, tracked, most=PILES_GAME_P
                     freed[row[j]] = True
                     left -= 1
                     if left == 0:
-                        return False
+                        return np.uint64(0)
             out[:] = 0
             out[_KNOWN] = (keep + 3) // 4
             out[_PREFIX] = keep % 4 != 0
@@ -352,7 +376,7 @@ def first_piles_trapped(board, heights, found, ranks, tracked, most=PILES_GAME_P
                             freed[card] = True
                             left -= 1
                             if left == 0:
-                                return False
+                                return np.uint64(0)
                         _moved(row, out, i, -1, 0)
                         count = _store(positions, hashes, slots, count, out)
                     continue
@@ -364,8 +388,8 @@ def first_piles_trapped(board, heights, found, ranks, tracked, most=PILES_GAME_P
                     _moved(row, out, -1, i, put)
                     count = _store(positions, hashes, slots, count, out)
         if count < 0:
-            return False  # too many positions: nothing follows
+            return np.uint64(0)  # too many positions: nothing follows
         for new in range(stored, count):
             waiting[depth] = new
             depth += 1
-    return left > 0
+    return _never_freed(in_root, freed)

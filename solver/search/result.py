@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..game.cards import card_text
 from ..game.engine import Move
 from ..words import BEAM, CAPACITY, DEPTH_FIRST, LAYERS, LOST, PILES_TRAP, SUIT_BLIND, TRAP, UNKNOWN, WALK, WON
 
@@ -44,6 +45,7 @@ class SolveResult:
     walk_named_low: int = 0  # ... lowest ranks named in the last of them (all: the real game)
     walk_named_high: int = 0  # ... and highest ranks
     root_test_positions: int = 0  # abstract positions the root's capacity test searched
+    trapped: tuple[int, ...] = ()  # the cards a trap at the deal keeps from ever coming up (kernels/trap.py)
 
     def hold(self, memory: int) -> None:
         """Note that the searches held ``memory`` bytes at once."""
@@ -58,6 +60,11 @@ class SolveResult:
             return f"the {self.reason} budget ran out first"
         if self.found_by in (DEPTH_FIRST, LAYERS) and self.states == 0:
             return "proved lost at the deal itself, before any search: even looser rules cannot clear the table"
+        if self.found_by in (TRAP, PILES_TRAP) and self.trapped:
+            return f"{self._why_lost()}; never up: {' '.join(card_text(card) for card in self.trapped)}"
+        return self._why_lost()
+
+    def _why_lost(self) -> str:
         kept = ""
         if self.walk_named_high:
             kept = f" (those of the {self.walk_named_high} highest ranks still count)"

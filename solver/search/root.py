@@ -26,7 +26,7 @@ from ..kernels.codes import M_AUTO_TOP, M_IN_PLAY, M_REDEALS, M_ROOT_AUTOS, SCRA
 from ..kernels.dead import dead_here
 from ..kernels.position import play, position_hash
 from ..kernels.safe_moves import play_safe_moves, safe_moves_hold
-from ..kernels.trap import MAX_TRACKED, first_pile_trapped, first_piles_trapped
+from ..kernels.trap import MAX_TRACKED, first_pile_trap_cards, first_piles_trap_cards
 from ..words import PILES_TRAP, TRAP
 from .arrays import CAPACITY_KEYS, down_mask, engine_move, foundation_move, kernel_rules, position_keys, state_arrays
 from .memory import doubled
@@ -104,19 +104,21 @@ class Root:
         if self.cmeta[C.C_COUNT] > slots // 3 and bigger:
             self.ctable = doubled(self.ctable, self.schedule.stretch_slots)
 
-    def trap(self) -> str | None:
-        """Which trap of solver/kernels/trap.py holds at the root, if one does: then the deal is lost.  The
-        first pile's, then the first piles' game over two, three and four piles (about a millisecond a
-        Cruel deal in all, where none holds)."""
+    def trap(self) -> tuple[str, tuple[int, ...]] | None:
+        """Which trap of solver/kernels/trap.py holds at the root, if one does (then the deal is lost), and
+        the cards it keeps from coming up.  The first pile's, then the first piles' game over two, three
+        and four piles (about a millisecond a Cruel deal in all, where none holds)."""
         a = self.arrays
         if not self.kr.trap:
             return None
-        if first_pile_trapped(a.board, a.heights, a.found, self.kr.ranks):
-            return TRAP
+        cards = int(first_pile_trap_cards(a.board, a.heights, a.found, self.kr.ranks))
+        code = TRAP
         for tracked in range(2, MAX_TRACKED + 1):
-            if first_piles_trapped(a.board, a.heights, a.found, self.kr.ranks, tracked):
-                return PILES_TRAP
-        return None
+            if cards:
+                break
+            cards = int(first_piles_trap_cards(a.board, a.heights, a.found, self.kr.ranks, tracked))
+            code = PILES_TRAP
+        return (code, tuple(card for card in range(4 * self.kr.ranks) if cards >> card & 1)) if cards else None
 
     def is_dead(self) -> bool:
         """The root's own tests: the greedy dead test, then a capacity test within the usual limit."""

@@ -316,7 +316,7 @@ def solve(
     root = Root(board, rules, schedule)
     trap = root.trap()
     if trap is not None:
-        result.verdict, result.found_by = LOST, trap
+        result.verdict, (result.found_by, result.trapped) = LOST, trap
         result.seconds = time.perf_counter() - began
         return result
     walk = relaxations_apply(rules)  # the root's capacity test and the walks
