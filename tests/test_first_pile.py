@@ -23,7 +23,6 @@ from solver.kernels.trap import (
     first_pile_trap_cards,
     first_pile_trapped,
     first_piles_trap_cards,
-    first_piles_trapped,
 )
 from solver.search.arrays import state_arrays
 from solver.words import LOST, PILES_TRAP, TRAP, WON
@@ -66,6 +65,54 @@ def walk(board, rules, rng: random.Random, steps: int):
         yield board
 
 
+def walks_searched(rules, deals: int, rng: random.Random, fires) -> tuple[int, int, int]:
+    """Deals 1..``deals`` and random walks from them: at the first position where ``fires`` (a trap) calls
+    it lost, the reference search finds no win, or runs out of budget (then the walk is left).  How many
+    positions fired, how many were searched to the end, and how many of those were met mid-play."""
+    fired = searched = mid_play = 0
+    for number in range(1, deals + 1):
+        for step, board in enumerate(walk(deal(rules, number), rules, rng, 12)):
+            if not fires(board, rules):
+                continue
+            fired += 1
+            try:
+                assert reference_search(board, rules, max_states=100_000) is None, (number, board.to_text(rules))
+            except RuntimeError:  # past the reference's budget: nothing to compare, on this walk
+                break
+            searched += 1
+            mid_play += step > 0
+            break  # the walk's later positions come from a lost one
+    return fired, searched, mid_play
+
+
+def graphs_searched(rules, deals: int, fires) -> tuple[int, int]:
+    """Every position of deals 1..``deals``' whole position graphs, each with its fate from the graph
+    (``winnable_by_key``): wherever ``fires`` calls it lost, no win is reachable.  How many positions
+    fired, and how many there were."""
+    fired = positions = 0
+    for number in range(1, deals + 1):
+        fate = winnable_by_key(deal(rules, number), rules, lambda position: position, limit=60_000)
+        if fate is None:
+            continue
+        for board, winnable in fate.items():
+            if fires(board, rules):
+                fired += 1
+                assert not winnable, (number, board.to_text(rules))
+        positions += len(fate)
+    return fired, positions
+
+
+def corpus_fired(name: str, fires) -> int:
+    """The shared corpus's deals ``name`` (tests/corpus.py) where ``fires`` calls the deal lost, each lost
+    by the reference verdict stored there; how many."""
+    fired = 0
+    for deal_ in corpus.deals(name):
+        if fires(deal_.board, deal_.rules):
+            fired += 1
+            assert not deal_.won, (name, deal_.board.to_text(deal_.rules))
+    return fired
+
+
 @pytest.mark.parametrize("game", TRAP_GAMES)
 @pytest.mark.parametrize("ranks", [4, 5, 13])
 def test_the_kernel_agrees_with_the_plain_model(game, ranks):
@@ -100,20 +147,7 @@ def test_every_position_the_trap_calls_lost_has_no_win(game, ranks, deals):
     decks dealt with more than four a pile (five or six), where the trap may fire only once cards have gone
     up."""
     rules = small_deck(game, ranks) if isinstance(ranks, int) else GAMES[game].reduced(*ranks)
-    rng = random.Random(str(ranks) + game)
-    fired = searched = mid_play = 0
-    for number in range(1, deals + 1):
-        for step, board in enumerate(walk(deal(rules, number), rules, rng, 12)):
-            if not trapped(board, rules):
-                continue
-            fired += 1
-            try:
-                assert reference_search(board, rules, max_states=100_000) is None, (game, number, board.to_text(rules))
-            except RuntimeError:  # past the reference's budget: nothing to compare, on this walk
-                break
-            searched += 1
-            mid_play += step > 0
-            break  # the walk's later positions come from a lost one
+    fired, searched, mid_play = walks_searched(rules, deals, random.Random(str(ranks) + game), trapped)
     assert searched >= 6 and mid_play >= 2, (fired, searched, mid_play)
 
 
@@ -213,11 +247,7 @@ def test_solve_names_the_trap(game):
 def test_every_corpus_deal_the_trap_calls_lost_is_lost_by_the_reference(name):
     """The shared corpus (tests/corpus.py): small deals with redeals whose reference verdicts are stored.  Where
     the trap fires at the deal, the reference search found no win; it fires on some of them."""
-    fired = 0
-    for deal_ in corpus.deals(name):
-        if trapped(deal_.board, deal_.rules):
-            fired += 1
-            assert not deal_.won, (name, deal_.board.to_text(deal_.rules))
+    fired = corpus_fired(name, trapped)
     assert fired >= 5, fired
 
 
@@ -247,32 +277,15 @@ def test_the_trap_never_fires_on_a_position_that_can_be_won(game, shape, deals):
     """Every position of small deals' whole position graphs, each with its fate from the graph
     (``winnable_by_key``): wherever the trap fires, no win is reachable -- the claim at every later
     position, not only at the deals."""
-    rules = GAMES[game].reduced(*shape)
-    fired = positions = 0
-    for number in range(1, deals + 1):
-        fate = winnable_by_key(deal(rules, number), rules, lambda position: position, limit=60_000)
-        if fate is None:
-            continue
-        for board, winnable in fate.items():
-            if trapped(board, rules):
-                fired += 1
-                assert not winnable, (game, number, board.to_text(rules))
-        positions += len(fate)
+    fired, positions = graphs_searched(GAMES[game].reduced(*shape), deals, trapped)
     assert fired >= 500 and positions >= 5_000, (fired, positions)
 
 
-# The first piles' game (solver/kernels/trap.py, ``first_piles_trapped``): the first pile's trap grown to two,
+# The first piles' game (solver/kernels/trap.py, ``first_piles_trap_cards``): the first pile's trap grown to two,
 # three and four piles, which the root tries after the first pile's.
 
 
-def piles_trapped(board, rules, tracked: int, most: int = PILES_GAME_POSITIONS) -> bool:
-    """The kernel's verdict over the first ``tracked`` piles, where the rules let the kernels use it."""
-    piles, heights, found = state_arrays(board, rules)
-    trapped_ = first_piles_trapped(piles, heights, found, rules.ranks, tracked, most)
-    return first_pile_trap_applies(rules) and bool(trapped_)
-
-
-def piles_trap_cards(board, rules, tracked: int, most: int) -> frozenset[int]:
+def piles_trap_cards(board, rules, tracked: int, most: int = PILES_GAME_POSITIONS) -> frozenset[int]:
     """The cards the kernel's first piles' game keeps down, where the rules let the kernels use it."""
     piles, heights, found = state_arrays(board, rules)
     cards = as_cards(first_piles_trap_cards(piles, heights, found, rules.ranks, tracked, most))
@@ -289,7 +302,7 @@ def piles_trapped_plainly(board, rules, tracked: int, most: int) -> frozenset[in
 
 
 def any_piles_trapped(board, rules) -> bool:
-    return any(piles_trapped(board, rules, tracked) for tracked in range(2, min(MAX_TRACKED, rules.piles) + 1))
+    return any(piles_trap_cards(board, rules, tracked) for tracked in range(2, min(MAX_TRACKED, rules.piles) + 1))
 
 
 @pytest.mark.parametrize("game", TRAP_GAMES)
@@ -305,7 +318,6 @@ def test_the_piles_game_kernel_agrees_with_the_plain_model(game, ranks):
                 plain = piles_trapped_plainly(board, rules, tracked, 2_000)
                 kernel = piles_trap_cards(board, rules, tracked, 2_000)
                 assert kernel == (plain or frozenset()), (game, ranks, number, tracked, board.to_text(rules))
-                assert piles_trapped(board, rules, tracked, 2_000) == bool(kernel)
                 fired += bool(kernel)
                 seen += plain is not None
     assert fired >= 20 and seen >= 1000, (fired, seen)
@@ -320,47 +332,20 @@ def test_the_piles_game_kernel_agrees_with_the_plain_model(game, ranks):
 def test_every_position_the_piles_game_calls_lost_has_no_win(game, shape, deals):
     """At the deal and along random walks, searched to the end by the reference search."""
     rules = GAMES[game].reduced(*shape)
-    rng = random.Random(f"piles {shape} {game}")
-    fired = searched = mid_play = 0
-    for number in range(1, deals + 1):
-        for step, board in enumerate(walk(deal(rules, number), rules, rng, 12)):
-            if not any_piles_trapped(board, rules):
-                continue
-            fired += 1
-            try:
-                assert reference_search(board, rules, max_states=100_000) is None, (game, number, board.to_text(rules))
-            except RuntimeError:  # past the reference's budget: nothing to compare, on this walk
-                break
-            searched += 1
-            mid_play += step > 0
-            break  # the walk's later positions come from a lost one
+    fired, searched, mid_play = walks_searched(rules, deals, random.Random(f"piles {shape} {game}"), any_piles_trapped)
     assert searched >= 6 and mid_play >= 2, (fired, searched, mid_play)
 
 
 @pytest.mark.parametrize("game, shape, deals", [("cruel", (4, 3), 150), ("ripple-fan", (4, 4), 6)])
 def test_the_piles_game_never_fires_on_a_position_that_can_be_won(game, shape, deals):
     """Every position of small deals' whole position graphs, with its fate from the graph."""
-    rules = GAMES[game].reduced(*shape)
-    fired = positions = 0
-    for number in range(1, deals + 1):
-        fate = winnable_by_key(deal(rules, number), rules, lambda position: position, limit=60_000)
-        if fate is None:
-            continue
-        for board, winnable in fate.items():
-            if any_piles_trapped(board, rules):
-                fired += 1
-                assert not winnable, (game, number, board.to_text(rules))
-        positions += len(fate)
+    fired, positions = graphs_searched(GAMES[game].reduced(*shape), deals, any_piles_trapped)
     assert fired >= 500 and positions >= 5_000, (fired, positions)
 
 
 @pytest.mark.parametrize("name", [f"{kind}/{game}" for kind in ("small", "pysolfc-strict") for game in TRAP_GAMES])
 def test_every_corpus_deal_the_piles_game_calls_lost_is_lost_by_the_reference(name):
-    fired = 0
-    for deal_ in corpus.deals(name):
-        if any_piles_trapped(deal_.board, deal_.rules):
-            fired += 1
-            assert not deal_.won, (name, deal_.board.to_text(deal_.rules))
+    fired = corpus_fired(name, any_piles_trapped)
     assert fired >= 5, fired
 
 
@@ -392,7 +377,7 @@ def test_solve_names_the_piles_trap():
     nothing (its depth-first search ran 30 minutes, 786 million positions, without an end)."""
     rules = GAMES["cruel"]
     board = deal(rules, 1058)
-    assert not trapped(board, rules) and piles_trapped(board, rules, 2)
+    assert not trapped(board, rules) and piles_trap_cards(board, rules, 2)
     result = solve(board, rules)
     assert (result.verdict, result.found_by, result.states) == (LOST, PILES_TRAP, 0)
     assert result.explanation().startswith("some cards of the first few piles can never come up")

@@ -1,5 +1,6 @@
 """Numba kernels of the first pile's trap and of the first piles' game that grows it to a few piles: proofs
-that a position of Cruel or Ripple Fan is lost, redeals left or not.  Plain arrays in, a truth value out.
+that a position of Cruel or Ripple Fan is lost, redeals left or not.  Plain arrays in, the cards a trap
+keeps down out (bits of a uint64; the dead test's yes or no: ``first_pile_trapped``).
 
 A redeal reads the piles in order, each from its top down, and deals that reading out again in fours from
 the first pile (``solver.game.engine.redealt``): while at most four cards a pile are in play, the first
@@ -47,7 +48,7 @@ by the cards beneath it among the top four: else it cuts K0 to four and takes th
 kernel tries that first.  (This rests on PySolFC's redeal as it is since 2022, the reading dealt back
 top first; bottom first, a short first pile would get the next pile's bottom card on its top.)
 
-The first piles' game (``first_piles_trapped``), the same argument over the first m piles (m <= 4): a
+The first piles' game (``first_piles_trap_cards``), the same argument over the first m piles (m <= 4): a
 deadlock between piles, such as a Ten of clubs over the Four of diamonds on the first pile and the Five of
 diamonds over the Jack and Nine of clubs on the second, which no card of the first pile alone shows.  Its
 positions say what is known of the reading's start: piles 0..k-1 (k <= m), each top first, all known
@@ -211,7 +212,7 @@ def first_pile_trap_cards(board, heights, found, ranks):
 
 
 # The first piles' game: the first pile's game grown to the first few piles (module text of
-# ``first_piles_trapped``).  A position is a row of int16: how many piles it knows, whether the last of
+# ``first_piles_trap_cards``).  A position is a row of int16: how many piles it knows, whether the last of
 # them is known only from its top down (a prefix), each pile's length, then the cards, pile by pile, top first.
 MAX_TRACKED = 4  # the most piles the game follows
 PILES_GAME_POSITIONS = 1 << 14  # its positions searched at most, by default (beyond, it gives up: nothing follows)
@@ -283,16 +284,9 @@ def _moved(row, out, source, target, card):
 
 
 @njit(cache=True)
-def first_piles_trapped(board, heights, found, ranks, tracked, most=PILES_GAME_POSITIONS):
-    """True when the first ``tracked`` piles' game (module text) traps a card: the position is lost.  It
-    gives up (False) past ``most`` positions of the game."""
-    return first_piles_trap_cards(board, heights, found, ranks, tracked, most) != 0
-
-
-@njit(cache=True)
 def first_piles_trap_cards(board, heights, found, ranks, tracked, most=PILES_GAME_POSITIONS):
-    """The cards the first ``tracked`` piles' game (module text) traps, bit ``card`` of a uint64; 0 where
-    it traps none or gives up."""
+    """The cards the first ``tracked`` piles' game (module text) traps, bit ``card`` of a uint64: any, and
+    the position is lost; 0 where it traps none or gives up, past ``most`` positions of the game."""
     piles = heights.shape[0]
     in_play = 0
     for height in heights:

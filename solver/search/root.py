@@ -108,17 +108,17 @@ class Root:
         """Which trap of solver/kernels/trap.py holds at the root, if one does (then the deal is lost), and
         the cards it keeps from coming up.  The first pile's, then the first piles' game over two, three
         and four piles (about a millisecond a Cruel deal in all, where none holds)."""
-        a = self.arrays
+        a, ranks = self.arrays, self.kr.ranks
         if not self.kr.trap:
             return None
-        cards = int(first_pile_trap_cards(a.board, a.heights, a.found, self.kr.ranks))
-        code = TRAP
+        cards = int(first_pile_trap_cards(a.board, a.heights, a.found, ranks))
+        if cards:
+            return TRAP, _cards_of(cards, ranks)
         for tracked in range(2, MAX_TRACKED + 1):
+            cards = int(first_piles_trap_cards(a.board, a.heights, a.found, ranks, tracked))
             if cards:
-                break
-            cards = int(first_piles_trap_cards(a.board, a.heights, a.found, self.kr.ranks, tracked))
-            code = PILES_TRAP
-        return (code, tuple(card for card in range(4 * self.kr.ranks) if cards >> card & 1)) if cards else None
+                return PILES_TRAP, _cards_of(cards, ranks)
+        return None
 
     def is_dead(self) -> bool:
         """The root's own tests: the greedy dead test, then a capacity test within the usual limit."""
@@ -143,3 +143,8 @@ class Root:
                 play_safe_moves(*position, a.auto_src, a.auto_card, self.kr.safe)
                 line += [foundation_move(p) for p in a.auto_src[before : a.meta[M_AUTO_TOP]].tolist()]
         return line
+
+
+def _cards_of(bits: int, ranks: int) -> tuple[int, ...]:
+    """The cards of a trap kernel's answer, bit ``card`` set for each."""
+    return tuple(card for card in range(4 * ranks) if bits >> card & 1)
