@@ -55,7 +55,7 @@ from .schedule import Schedule
 from .shorten import shorten
 from .streamline import Streamlined
 from .walks import Walks
-from .warm import warm_up
+from .warm import load_search_kernels, warm_up
 
 
 class _Beside:
@@ -296,7 +296,10 @@ def solve(
     Where this version's kernels are not compiled yet, the first solve of a
     process compiles them all first, by :func:`warm_up`, before its clock
     starts: compiling never counts against a budget, so a fresh install
-    answers as a warm one does.
+    answers as a warm one does.  From a warm cache it loads the depth-first
+    search's kernels before its clock starts (numba's setup on the first load
+    takes about 0.1 s); the beams' and walks' load on first use, in the time
+    of the solve that uses them.
     """
     check_supported(rules)
     budget = budget or Budget()
@@ -467,14 +470,18 @@ _compiled = False  # whether this version's kernels are known to be compiled: wa
 
 
 def _ensure_compiled() -> None:
-    """Compile every kernel unless this version's cache has them (a warm cache loads each kernel in
-    milliseconds when first called); asked once per process, not at every solve."""
+    """Compile every kernel unless this version's cache has them; from a warm cache, load the depth-first
+    search's, which every solve runs (the first kernel numba loads in a process costs about 0.1 s of its
+    own setup, which would otherwise count in the first solve's time and budget); asked once per process,
+    not at every solve."""
     global _compiled
     if _compiled:
         return
     _compiled = True  # first: warm_up() solves small deals itself
     try:
-        if not is_warm():
+        if is_warm():
+            load_search_kernels()
+        else:
             warm_up()
     except BaseException:  # stopped while compiling: the next solve compiles again
         _compiled = False
