@@ -74,6 +74,22 @@ def prefix_length(pile: tuple[int, ...], origin: tuple[int, ...]) -> int:
     return n
 
 
+def score_plainly(board: Board, origin: Board) -> int:
+    """The score of solver/kernels/score.py (one deck, foundations up from the Ace): four points a card up,
+    minus four a card above a lower card of its suit in its pile, minus one a card above the card of its
+    pile nearest to going up, minus two a card still where it was dealt (its pile's prefix against
+    ``origin``)."""
+    value = 4 * sum(board.foundations)
+    for pile, dealt in zip(board.piles, origin.piles, strict=True):
+        for i, card in enumerate(pile):
+            value -= 4 * any(rank(low) < rank(card) and suit_of(low) == suit_of(card) for low in pile[:i])
+        if pile:
+            needs = [rank(c) - board.foundations[suit_of(c)] for c in pile]
+            value -= len(pile) - 1 - needs.index(min(needs))
+        value -= 2 * prefix_length(pile, dealt)
+    return value
+
+
 class PlainModel:
     """The abstract game of solver/kernels/capacity.py's module text, for one origin, written for clarity."""
 

@@ -12,6 +12,7 @@ Private to the package: :mod:`solver.search` drives them.  One room per concern:
 - :mod:`.dfs`: the depth-first search with Tarjan's lost marks;
 - :mod:`.capacity`: the capacity relaxation, a second dead test, and the root's test to the end;
 - :mod:`.suitblind`: the walks of the suit-blind relaxation (and of the real game);
+- :mod:`.score`: a position's score by a cheap count, and the move order it gives;
 - :mod:`.beam`: the beam search, a win-finder;
 - :mod:`.cache`: numba's cache of compiled kernels, kept apart for each version of this folder.
 

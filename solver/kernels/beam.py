@@ -23,12 +23,10 @@ eight, and the score reads a suit's higher one).
 Where a redeal may come, the score drops its term for cards still where they
 were dealt, since a redeal re-cuts every pile.
 
-Score (higher is better): four points per card up, minus four per card that
-lies above a lower card of its own suit in its pile (it must find a host
-before that card can go up), minus one per card above the card of its pile
-nearest to going up, minus two per card still where it was dealt (in its
-pile's prefix against the beam's root, :mod:`solver.kernels.capacity`).  Random low
-bits break ties, so two beams of the same width differ.
+Score: :mod:`solver.kernels.score` (cards up, cards above a lower card of
+their suit or above the card of their pile nearest to going up, cards still
+where they were dealt against the beam's root).  Random low bits break ties,
+so two beams of the same width differ.
 
 Diversity: a level keeps at most ``PER_ABSTRACT`` positions of one abstract
 position (the prefix lengths and foundations of :mod:`solver.kernels.capacity`).
@@ -57,6 +55,7 @@ from .dead import dead_here
 from .moves import generate_moves
 from .position import play, prefix_length, take_back
 from .safe_moves import play_safe_moves, safe_moves_hold, undo_safe_moves
+from .score import score
 from .table import LOST_MARK, table_info, table_lookup
 
 TIE_BITS = 10  # low bits of a candidate's key that break ties at random
@@ -80,32 +79,6 @@ def dealt_cards(board, heights, found, origin, origin_heights):
     for f in range(found.shape[0]):
         key = (key ^ np.uint64(found[f])) * np.uint64(1099511628211)
     return dealt, key
-
-
-@njit(cache=True)
-def score(board, heights, found, dealt, lowest, dealt_weight):
-    """The beam's estimate of how promising a position is (module text); ``lowest``: room for 4 ints."""
-    up = 0
-    for f in range(found.shape[0]):  # two decks: all eight
-        up += found[f]
-    blocked = 0
-    dig = 0
-    for p in range(board.shape[0]):
-        h = heights[p]
-        lowest[:] = 99
-        nearest, at = 99, 0
-        for i in range(h):
-            card = board[p, i]
-            rank, suit = card // 4 + 1, card % 4
-            if lowest[suit] < rank:
-                blocked += 1
-            lowest[suit] = min(lowest[suit], rank)
-            need = rank - found[suit]
-            if need < nearest:
-                nearest, at = need, i
-        if h > 0:
-            dig += h - 1 - at
-    return 4 * up - 4 * blocked - dig - dealt_weight * dealt
 
 
 @njit(cache=True)

@@ -67,7 +67,8 @@ S_DST_NEED = S_SRC_NEED + MAX_PILES
 S_TWIN = S_DST_NEED + MAX_PILES
 S_SORT = S_TWIN + MAX_PILES
 S_DEAL = S_SORT + MAX_MOVES_PER_NODE
-SCRATCH_SIZE = S_DEAL + MAX_CARDS
+S_LOWEST = S_DEAL + MAX_CARDS  # 4: the score's lowest rank of each suit in a pile (score.score)
+SCRATCH_SIZE = S_LOWEST + 4
 
 
 @njit(cache=True, inline="always")

@@ -72,6 +72,7 @@ from .dead import dead_here
 from .moves import generate_moves
 from .position import play, take_back
 from .safe_moves import play_safe_moves, safe_moves_hold, undo_safe_moves
+from .score import order_by_score
 from .table import LOST_MARK, STALE_MARK, TABLE_MAX_LOAD, set_info, table_find, table_info
 
 
@@ -94,13 +95,14 @@ def open_root(table, keys, meta, frame_index, frame_low, frame_sp, scc):
 
 
 @njit(cache=True, _nrt=False)  # solver/kernels/__init__.py, "No reference counting"
-def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit, work_limit, test, cap_limit):
+def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit, work_limit, test, cap_limit, scored):
     """Run the depth-first search for at most ``node_limit`` new positions and ``work_limit``
     moves tried and abstract positions searched by capacity tests (most tries meet a known
     position, so positions alone do not bound the time); returns a status.  Each closed strongly
     connected component is marked lost in the table (module text, "Lost positions"), where later
     runs find it.  ``test``: the capacity test of new positions, searching at most ``cap_limit``
-    abstract positions (0: none)."""
+    abstract positions (0: none).  ``scored``: each position's moves in the order of their children's
+    score (:mod:`.score`), not only the generator's."""
     board, heights, found, keys = position
     mv_start, mv_count, mv_next = stack.mv_start, stack.mv_count, stack.mv_next
     path_src, path_dst, path_card, path_autos = stack.path_src, stack.path_dst, stack.path_card, stack.path_autos
@@ -122,6 +124,20 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
             mv_count[depth] = generate_moves(
                 board, heights, found, rules, moves_src, moves_dst, start, scratch, noise, meta, origin, origin_heights
             )
+            if scored and mv_count[depth] > 1:
+                order_by_score(
+                    position,
+                    rules,
+                    zob,
+                    meta,
+                    (moves_src, moves_dst),
+                    start,
+                    mv_count[depth],
+                    scratch,
+                    path_heights[depth],
+                    (auto_src, auto_card),
+                    (origin, origin_heights),
+                )
             mv_next[depth] = 0
             meta[M_PENDING] = 0
         work += 1

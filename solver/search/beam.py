@@ -11,11 +11,11 @@ from ..game.engine import Move
 from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
 from ..kernels.codes import M_IN_PLAY, M_REDEALS, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE, SCRATCH_SIZE
+from ..kernels.score import DEALT_WEIGHT
 from .arrays import engine_move
 from .root import Root
 from .schedule import Schedule
 
-DEALT_WEIGHT = 2  # the score's points off per card still where it was dealt (solver/kernels/beam.py)
 # Candidates (of width * branching a level) between two looks at the clock: a 10-wide beam makes its ~100
 # levels in one kernel call (each call from Python cost about 23 us: Portuguese Solitaire 48, 10 wide,
 # 6.5-8.4 -> 5.9-7.2 ms), a beam 1,000 wide or more one level a call, as before.

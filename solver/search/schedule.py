@@ -21,6 +21,15 @@ class Schedule:
     run_nodes: int = 1 << 11  # new positions of the first run before a restart; see run_cap() and beam_due()
     run_growth: str = "luby"  # how later runs grow: "luby", "double" or "fixed" (see run_cap())
     max_noise: int = 3  # how far a restart may perturb the move order
+    # The first run: at most this many new positions, each position's moves in the order of the beam's score
+    # of their children (solver/kernels/score.py); 0: none.  Its orders and the generator's win different
+    # deals fast: alone from the deal, the scored order won Good Measure 92 and 97 in 747 and 831 positions
+    # where the generator's had not after 100,000, and Baker's Dozen 25 / Portuguese Solitaire 18 in 46 / 59
+    # where it took 15,645 / 7,820.  Deals 1-100 of the three games in process, best of 3, two rounds
+    # interleaved with the schedule without it: medians the same within noise, totals Baker's Dozen 0.45 /
+    # 0.42 -> 0.43 / 0.39 s, Good Measure 16.2 / 14.1 -> 15.8 / 14.4 s, Portuguese Solitaire 0.62 / 0.62 ->
+    # 0.52 / 0.51 s; deals a peer was more than 2x faster on (results/bench_peers.csv) 7 / 5 -> 5 / 4.
+    scored_run: int = 1 << 10  # (in games without redeals: solver/kernels/score.py)
     chunk_nodes: int = 1 << 16  # at most this many new positions between two looks at the clock
     chunk_work: int = 1 << 17  # ... and at most this many moves tried
     # A run's first table (16 bytes a slot), doubled as it fills: 64 KiB.  Each solve's tables are fresh

@@ -408,12 +408,15 @@ def solve(
                 path, status, result.found_by = streamlined.winning_line(), K_WON, STREAMLINED
                 result.hold(held())
                 break
+            scored = not one_run and result.restarts == 0 and schedule.scored_run > 0 and not rules.redeals
             cap = None if one_run else schedule.run_cap(result.restarts)
+            if scored:
+                cap = min(cap, schedule.scored_run)
             left = None if budget.states is None else budget.states - result.states - streamlined_positions()
             if left is not None and (cap is None or left <= cap):
                 cap = left
             seed_random(result.restarts)
-            run = DepthFirst(root, search_budget, min(result.restarts, schedule.max_noise), run)
+            run = DepthFirst(root, search_budget, min(result.restarts, schedule.max_noise), run, scored=scored)
             resume = None
             if saved_arrays is not None:
                 run.restore(saved_arrays)
