@@ -43,16 +43,15 @@ class DepthFirst:
     def __init__(
         self, root: Root, budget: Budget, noise: int = 0, before: DepthFirst | None = None,
         keys: np.ndarray | None = None, kernel_rules: KernelRules | None = None, probe: bool = False,
-        capacity: bool = True, scored: bool = False,
+        scored: bool = False,
     ) -> None:  # fmt: skip
         """``before``: a run cut short, whose table (lost marks and all) this run takes over; ``keys``,
         ``kernel_rules``: others than the root's; ``probe``: a run beside the others (the streamlined
         search, :mod:`.streamline`), whose budget pays for its own arrays only, not the root's cache;
-        ``capacity``: whether new positions take the capacity test (the other dead tests they always take);
         ``scored``: each position's moves in the order of their children's score (``kernels.score``), not the
         move generator's (either order finds the same verdict)."""
         self.root, self.budget, self.schedule, self.noise = root, budget, root.schedule, noise
-        self.probe, self.capacity, self.scored = probe, capacity, scored
+        self.probe, self.scored = probe, scored
         self.rules, self.kr, self.zob = root.rules, kernel_rules or root.kr, root.zob if keys is None else keys
         self.evictions = 0 if before is None else before.evictions
         self.board, self.heights, self.found, self.keys, self.meta, self.auto_src, self.auto_card = root.copy()
@@ -198,8 +197,7 @@ class DepthFirst:
         )  # fmt: skip
         return kernel.search(
             position, self.kr, self.zob, self.table, self.meta, stack, self.scratch, self.noise, node_limit,
-            self.schedule.chunk_work, self.root.capacity_test(), self.root.capacity_limit() if self.capacity else 0,
-            self.scored,
+            self.schedule.chunk_work, self.root.capacity_test(), self.root.capacity_limit(), self.scored,
         )  # fmt: skip
 
     def winning_line(self) -> list[Move]:

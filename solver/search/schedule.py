@@ -68,11 +68,6 @@ class Schedule:
     streamline_noise: int = 6  # ... each restart in another random order, this far perturbed
     streamline_restarts_until: int = 1 << 15  # ... until it has searched this many; then one run in the first order
     streamline_memory: float = 1 / 64  # the share of the memory budget it holds at most (2 GiB: 2M positions)
-    # ... with the capacity test of each position, or not.  Not: alone in the first order, Baker's Dozen 100
-    # took 37,761 positions either way, 187 -> 131 ms; Good Measure 97 29,342 -> 37,557 positions, 65 ms
-    # both; deals 1-100 in process, twice each, Good Measure median 3.04 / 3.37 -> 3.25 / 2.69 ms, total the
-    # same (13.9 s), Good Measure 97 38 -> 15 ms.
-    streamline_capacity: bool = False
     # The searches beside the depth-first runs: the root's capacity test, then the walks.
     walks_after: int = 1 << 16  # depth-first positions before they begin
     walks_memory: float = 0.4  # ... the share of the memory budget they hold (2 GiB: room for 14M positions)

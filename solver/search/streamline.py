@@ -12,10 +12,8 @@ and 56 within 20 s, with them in 0.1-0.7 s.
 Both make the search incomplete: a skipped position, or a card kept down, may have held the only win.
 So it is a probe.  Its wins are real: its moves are the real game's, made on the real board, and the
 solve replays its line like any other.  When it ends without a win, nothing follows from that, and the
-solve goes on as if it had not run.  Its positions take the cheap dead tests but, by default, not the
-capacity test (``Schedule.streamline_capacity``): as a probe it only needs to find a win fast, and the
-test cost it more time than the positions it pruned saved.  Given the test, it shares the root's cache
-of capacity verdicts, which hold for the abstract positions they name whoever asked (the capacity search
+solve goes on as if it had not run.  What it shares with the other searches is the root's cache of
+capacity verdicts, which hold for the abstract positions they name whoever asked (the capacity search
 reads the rules' ranks and empty-pile rule only, not the safe-move rule).
 
 Alone, to at most 2^20 positions, it won 99 of Baker's Dozen deals 1-100 (every won one), 83 of Good
@@ -82,10 +80,7 @@ class Streamlined:
 
     def _run(self, before: DepthFirst | None) -> DepthFirst:
         noise = 0 if before is None or self.last else 1 + (self.restarts - 1) % self.schedule.streamline_noise
-        return DepthFirst(
-            self.root, self.budget, noise, before, keys=self.keys, kernel_rules=self.rules, probe=True,
-            capacity=self.schedule.streamline_capacity,
-        )  # fmt: skip
+        return DepthFirst(self.root, self.budget, noise, before, keys=self.keys, kernel_rules=self.rules, probe=True)
 
     def _run_cap(self) -> int | None:
         """Positions the present run may search before the next restart; None: no more restarts."""
