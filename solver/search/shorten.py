@@ -12,6 +12,7 @@ reference engine before anyone sees it, so a mistake here could only make
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 
@@ -52,17 +53,26 @@ def _play(piles: list[list[int]], move: Move) -> None:
         piles[move.target].append(card)
 
 
-def _moves(piles: list[list[int]], found: list[int], rules: Rules):
+@functools.lru_cache(maxsize=16)
+def _guests(rules: Rules) -> dict[int | None, frozenset[int]]:
+    """The cards each card may take (None: an empty pile), by ``Rules.can_host``, read once per rules: the
+    shortener asks thousands of times a line."""
+    cards = range(52)
+    return {host: frozenset(c for c in cards if rules.can_host(host, c)) for host in [None, *cards]}
+
+
+def _moves(piles: list[list[int]], found: list[int], guests: dict[int | None, frozenset[int]]):
+    """(source, target) of each move: target None is to a foundation."""
     for src, pile in enumerate(piles):
         if not pile:
             continue
         card = pile[-1]
         if found[card % 4] == card // 4:
-            yield Move(src, None)
+            yield src, None
         for dst, host in enumerate(piles):
             # A lone card into a space makes the same position up to pile order: no shortcut.
-            if dst != src and (host or len(pile) > 1) and rules.can_host(host[-1] if host else None, card):
-                yield Move(src, dst)
+            if dst != src and (host or len(pile) > 1) and card in guests[host[-1] if host else None]:
+                yield src, dst
 
 
 def _relabel(actual: list[list[int]], path: list[list[int]]) -> list[int] | None:
@@ -99,6 +109,7 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
         _play(path_piles, move)
     last = {k: i for i, k in enumerate(keys)}
 
+    guests = _guests(rules)
     actual = [list(p) for p in board.piles]
     found = list(board.foundations)
     path_piles = [list(p) for p in board.piles]  # the path replayed up to `at`
@@ -123,10 +134,10 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
         here = moves[i]
         step = Move(sigma[here.source], None if here.target is None else sigma[here.target])
         best_j, best_move = i + 1, step
-        for move in _moves(actual, found, rules):
-            j = last.get(_child_key(actual, key, move.source, move.target), -1)
+        for src, dst in _moves(actual, found, guests):
+            j = last.get(_child_key(actual, key, src, dst), -1)
             if j > best_j:
-                best_j, best_move = j, move
+                best_j, best_move = j, Move(src, dst)
         card = actual[best_move.source][-1]
         key = _child_key(actual, key, best_move.source, best_move.target)
         _play(actual, best_move)
