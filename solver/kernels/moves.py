@@ -61,6 +61,23 @@ def _has_twin_before(board, heights, p):
 
 
 @njit(cache=True, inline="always")
+def sort_moves(out_src, out_dst, scratch, start, first, end):
+    """Sort the moves ``out[first:end]`` by their keys ``scratch[S_SORT + i - start]``, least first, ties in
+    the order they have (an insertion sort: a position has a few dozen moves)."""
+    for i in range(first + 1, end):
+        s, d, key = out_src[i], out_dst[i], scratch[S_SORT + i - start]
+        j = i - 1
+        while j >= first and scratch[S_SORT + j - start] > key:
+            out_src[j + 1] = out_src[j]
+            out_dst[j + 1] = out_dst[j]
+            scratch[S_SORT + j + 1 - start] = scratch[S_SORT + j - start]
+            j -= 1
+        out_src[j + 1] = s
+        out_dst[j + 1] = d
+        scratch[S_SORT + j + 1 - start] = key
+
+
+@njit(cache=True, inline="always")
 def _order_key(moved, src_need, dst_need, noise):
     key = moved + src_need * 32 + 31 - dst_need
     return key * 8 + (np.random.randint(0, 8 * noise + 1) if noise else 0)
@@ -202,15 +219,5 @@ def generate_moves(board, heights, found, rules, out_src, out_dst, start, scratc
         out_dst[n] = 0
         scratch[S_SORT + n - start] = 1 << 21
         n += 1
-    for i in range(n_found + 1, n):
-        s, d, key = out_src[i], out_dst[i], scratch[S_SORT + i - start]
-        j = i - 1
-        while j >= n_found and scratch[S_SORT + j - start] > key:
-            out_src[j + 1] = out_src[j]
-            out_dst[j + 1] = out_dst[j]
-            scratch[S_SORT + j + 1 - start] = scratch[S_SORT + j - start]
-            j -= 1
-        out_src[j + 1] = s
-        out_dst[j + 1] = d
-        scratch[S_SORT + j + 1 - start] = key
+    sort_moves(out_src, out_dst, scratch, start, n_found, n)
     return n - start

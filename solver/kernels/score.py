@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from .codes import FOUNDATION, M_SAFE, S_LOWEST, S_SORT
+from .moves import sort_moves
 from .position import play, prefix_length, take_back
 from .safe_moves import play_safe_moves, safe_moves_hold, undo_safe_moves
 
@@ -82,14 +83,4 @@ def order_by_score(position, rules, zob, meta, moves, start, count, scratch, sav
         take_back(board, heights, found, zob, keys, meta, src, dst, card, saved, scratch)
         scratch[S_SORT + i - start] = -value * 512 + (i - first)  # best first, then the generator's order
     meta[M_SAFE] = safe_count
-    for i in range(first + 1, end):  # insertion sort: a position has a few dozen moves
-        s, d, key = out_src[i], out_dst[i], scratch[S_SORT + i - start]
-        j = i - 1
-        while j >= first and scratch[S_SORT + j - start] > key:
-            out_src[j + 1] = out_src[j]
-            out_dst[j + 1] = out_dst[j]
-            scratch[S_SORT + j + 1 - start] = scratch[S_SORT + j - start]
-            j -= 1
-        out_src[j + 1] = s
-        out_dst[j + 1] = d
-        scratch[S_SORT + j + 1 - start] = key
+    sort_moves(out_src, out_dst, scratch, start, first, end)
