@@ -85,6 +85,25 @@ def walks_searched(rules, deals: int, rng: random.Random, fires) -> tuple[int, i
     return fired, searched, mid_play
 
 
+def moves_needed(rules, deals: int, rng: random.Random, fires, fires_without) -> tuple[int, int]:
+    """Walk deals 1 to ``deals``; at the first position of each walk where a game short of a move
+    (``fires_without``) fires and the whole game (``fires``) does not, ask the reference search (50,000
+    positions) for a win.  Until 3 such wins: how many positions were asked, and how many were won (each a
+    position the short game wrongly calls lost)."""
+    wrong = needed = 0
+    for number in range(1, deals + 1):
+        for board in walk(deal(rules, number), rules, rng, 20):
+            if fires(board, rules) or not fires_without(board, rules):
+                continue
+            needed += 1
+            with contextlib.suppress(RuntimeError):  # past the reference's budget: nothing to count
+                wrong += reference_search(board, rules, max_states=50_000) is not None
+            break
+        if wrong >= 3:
+            break
+    return needed, wrong
+
+
 def graphs_searched(rules, deals: int, fires) -> tuple[int, int]:
     """Every position of deals 1..``deals``' whole position graphs, each with its fate from the graph
     (``winnable_by_key``): wherever ``fires`` calls it lost, no win is reachable.  How many positions
@@ -256,19 +275,10 @@ def test_every_corpus_deal_the_trap_calls_lost_is_lost_by_the_reference(name):
 def test_each_move_of_the_first_pile_s_game_is_needed(game, move):
     """Leave ``put`` or ``cut`` out of the game and it calls lost positions the reference search wins: the
     tests above would see such a mistake, and the positions they search need both moves."""
-    rules = small_deck(game, 5)
-    rng = random.Random(move)
-    wrong = needed = 0
-    for number in range(1, 301):
-        for board in walk(deal(rules, number), rules, rng, 20):
-            if first_pile_trap_plainly(board, rules) or not first_pile_trap_plainly(board, rules, **{move: False}):
-                continue
-            needed += 1
-            with contextlib.suppress(RuntimeError):  # past the reference's budget: nothing to count
-                wrong += reference_search(board, rules, max_states=50_000) is not None
-            break
-        if wrong >= 3:
-            break
+    needed, wrong = moves_needed(
+        small_deck(game, 5), 300, random.Random(move), lambda board, rules: bool(first_pile_trap_plainly(board, rules)),
+        lambda board, rules: bool(first_pile_trap_plainly(board, rules, **{move: False})),
+    )  # fmt: skip
     assert wrong >= 3, (needed, wrong)
 
 
@@ -353,21 +363,12 @@ def test_every_corpus_deal_the_piles_game_calls_lost_is_lost_by_the_reference(na
 @pytest.mark.parametrize("game", TRAP_GAMES)
 def test_each_move_of_the_first_piles_game_is_needed(game, move):
     """Leave a move out of the game and it calls lost positions the reference search wins."""
-    rules = GAMES[game].reduced(5, 4)
-    rng = random.Random(f"piles {move}")
-    wrong = needed = 0
-    for number in range(1, 401):
-        for board in walk(deal(rules, number), rules, rng, 20):
-            if any_piles_trapped(board, rules) or not any(
-                first_piles_trap_plainly(board, rules, tracked, **{move: False}) for tracked in (2, 3, 4)
-            ):
-                continue
-            needed += 1
-            with contextlib.suppress(RuntimeError):  # past the reference's budget: nothing to count
-                wrong += reference_search(board, rules, max_states=50_000) is not None
-            break
-        if wrong >= 3:
-            break
+    needed, wrong = moves_needed(
+        GAMES[game].reduced(5, 4), 400, random.Random(f"piles {move}"), any_piles_trapped,
+        lambda board, rules: any(
+            first_piles_trap_plainly(board, rules, tracked, **{move: False}) for tracked in (2, 3, 4)
+        ),
+    )  # fmt: skip
     assert wrong >= 3, (needed, wrong)
 
 
