@@ -54,25 +54,31 @@ def _play(piles: list[list[int]], move: Move) -> None:
 
 
 @functools.lru_cache(maxsize=16)
-def _guests(rules: Rules) -> dict[int | None, frozenset[int]]:
-    """The cards each card may take (None: an empty pile), by ``Rules.can_host``, read once per rules: the
-    shortener asks thousands of times a line."""
+def _hosts(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]]:
+    """For each card, the cards that may take it, and whether an empty pile may, by ``Rules.can_host``,
+    read once per rules: the shortener asks thousands of times a line."""
     cards = range(52)
-    return {host: frozenset(c for c in cards if rules.can_host(host, c)) for host in [None, *cards]}
+    hosts = tuple(tuple(host for host in cards if rules.can_host(host, card)) for card in cards)
+    return hosts, tuple(rules.can_host(None, card) for card in cards)
 
 
-def _moves(piles: list[list[int]], found: list[int], guests: dict[int | None, frozenset[int]]):
-    """(source, target) of each move: target None is to a foundation."""
+def _moves(piles: list[list[int]], found: list[int], hosts: tuple, into_space: tuple[bool, ...]):
+    """(source, target) of each move, by source pile, each source's targets in pile order: target None is
+    to a foundation, which comes first.  (One deck: each top card is on one pile only.)"""
+    on_top = {pile[-1]: p for p, pile in enumerate(piles) if pile}
+    spaces = [p for p, pile in enumerate(piles) if not pile]
     for src, pile in enumerate(piles):
         if not pile:
             continue
         card = pile[-1]
         if found[card % 4] == card // 4:
             yield src, None
-        for dst, host in enumerate(piles):
-            # A lone card into a space makes the same position up to pile order: no shortcut.
-            if dst != src and (host or len(pile) > 1) and card in guests[host[-1] if host else None]:
-                yield src, dst
+        targets = [on_top[host] for host in hosts[card] if host in on_top]
+        # A lone card into a space makes the same position up to pile order: no shortcut.
+        if spaces and len(pile) > 1 and into_space[card]:
+            targets += spaces
+        for dst in sorted(targets):
+            yield src, dst
 
 
 def _relabel(actual: list[list[int]], path: list[list[int]]) -> list[int] | None:
@@ -109,7 +115,7 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
         _play(path_piles, move)
     last = {k: i for i, k in enumerate(keys)}
 
-    guests = _guests(rules)
+    hosts, into_space = _hosts(rules)
     actual = [list(p) for p in board.piles]
     found = list(board.foundations)
     path_piles = [list(p) for p in board.piles]  # the path replayed up to `at`
@@ -134,7 +140,7 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
         here = moves[i]
         step = Move(sigma[here.source], None if here.target is None else sigma[here.target])
         best_j, best_move = i + 1, step
-        for src, dst in _moves(actual, found, guests):
+        for src, dst in _moves(actual, found, hosts, into_space):
             j = last.get(_child_key(actual, key, src, dst), -1)
             if j > best_j:
                 best_j, best_move = j, Move(src, dst)
@@ -144,10 +150,11 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
         if best_move.target is None:
             found[card % 4] += 1
         advance_to(best_j)
-        new_sigma = _relabel(actual, path_piles)
-        if new_sigma is None:  # a key collision: give up shortening, keep the search's own line
-            return moves
-        sigma, i = new_sigma, best_j
+        if best_j != i + 1 or best_move != step:  # the path's own next move keeps actual[sigma[k]] == path[k]
+            sigma = _relabel(actual, path_piles)
+            if sigma is None:  # a key collision: give up shortening, keep the search's own line
+                return moves
+        i = best_j
         out.append(best_move)
     return out
 
