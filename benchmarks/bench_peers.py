@@ -47,6 +47,7 @@ from solver import GAMES, Board, Budget, deal, solve  # noqa: E402
 from solver.batch import parse_deals  # noqa: E402
 from solver.game.cards import card_text, make_card  # noqa: E402
 from solver.search import warm_up  # noqa: E402
+from solver.stats import wilson_interval  # noqa: E402
 
 # Solvitaire's rules for each game, in its rules-file keys: single cards, no worrying back.  Kings moved
 # to the bottom (Baker's Dozen, Good Measure) are in the deal it is given; Good Measure's two Aces too.
@@ -200,6 +201,22 @@ def peer_rows(rows: list[dict], peer: str, start: float) -> tuple[list[str], lis
     return table, slow
 
 
+def much_faster_share(rows: list[dict], starts: dict) -> str:
+    """How often a peer is more than twice faster than our verdict, over every deal-peer pair both decided,
+    with its 95% Wilson interval: a few lucky peer runs are to be expected, so the share is what to watch."""
+    pairs = much = 0
+    for row in rows:
+        for peer in PEERS:
+            if (row["game"], peer) in starts and row["ours"] != "unknown" and row[peer] not in ("unknown", ""):
+                pairs += 1
+                much += row[f"{peer}_s"] * 2 < row["ours_s"]
+    low, high = wilson_interval(much, pairs)
+    return (
+        f"A peer more than 2x faster than our verdict: {much} of {pairs} deal-peer pairs both decided "
+        f"({100 * much / max(pairs, 1):.1f}%, 95% Wilson interval {100 * low:.1f}-{100 * high:.1f}%)."
+    )
+
+
 def report(rows: list[dict], starts: dict, args: argparse.Namespace, wall: float) -> str:
     conflicts = [r for r in rows if r["conflict"]]
     lines = [f"# This solver, Solvitaire and Freecell Solver: PySolFC deals {args.deals}", ""]
@@ -218,6 +235,8 @@ def report(rows: list[dict], starts: dict, args: argparse.Namespace, wall: float
         "included (*start*: median on a trivial board); *net of start*: the ratio with that start taken off the "
         "peer's time.  Ratios are peer / ours over the deals both decided; *faster*: deals where the peer's "
         "time is below our verdict time, *> 2x*: more than twice below.",
+        "",
+        much_faster_share(rows, starts),
         "",
     ]
     for game in dict.fromkeys(r["game"] for r in rows):
