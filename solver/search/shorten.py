@@ -62,23 +62,40 @@ def _hosts(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]]
     return hosts, tuple(rules.can_host(None, card) for card in cards)
 
 
-def _moves(piles: list[list[int]], found: list[int], hosts: tuple, into_space: tuple[bool, ...]):
-    """(source, target) of each move, by source pile, each source's targets in pile order: target None is
-    to a foundation, which comes first.  (One deck: each top card is on one pile only.)"""
+def _furthest(
+    piles: list[list[int]],
+    found: list[int],
+    key: int,
+    last: dict[int, int],
+    hosts: tuple,
+    into_space: tuple[bool, ...],
+    beyond: int,
+) -> tuple[int, int, int | None] | None:
+    """The move from ``piles`` (whose key is ``key``) to the position furthest along the path (``last``),
+    if that is past ``beyond``: (where, source, target), target None to a foundation.  Ties go to the
+    first in the order of source piles, each source's foundation move first, then its targets in pile
+    order.  (One deck: each top card is on one pile only.)"""
     on_top = {pile[-1]: p for p, pile in enumerate(piles) if pile}
     spaces = [p for p, pile in enumerate(piles) if not pile]
+    best = None
     for src, pile in enumerate(piles):
         if not pile:
             continue
         card = pile[-1]
+        lifted = key ^ _KEYS[pile[-2] if len(pile) > 1 else _BOTTOM][card]  # the key without the card
         if found[card % 4] == card // 4:
-            yield src, None
+            j = last.get(lifted, -1)
+            if j > beyond:
+                beyond, best = j, (j, src, None)
         targets = [on_top[host] for host in hosts[card] if host in on_top]
         # A lone card into a space makes the same position up to pile order: no shortcut.
         if spaces and len(pile) > 1 and into_space[card]:
             targets += spaces
         for dst in sorted(targets):
-            yield src, dst
+            j = last.get(lifted ^ _KEYS[piles[dst][-1] if piles[dst] else _BOTTOM][card], -1)
+            if j > beyond:
+                beyond, best = j, (j, src, dst)
+    return best
 
 
 def _relabel(actual: list[list[int]], path: list[list[int]]) -> list[int] | None:
@@ -140,10 +157,9 @@ def shorten(board: Board, moves: list[Move], rules: Rules, deadline: float | Non
         here = moves[i]
         step = Move(sigma[here.source], None if here.target is None else sigma[here.target])
         best_j, best_move = i + 1, step
-        for src, dst in _moves(actual, found, hosts, into_space):
-            j = last.get(_child_key(actual, key, src, dst), -1)
-            if j > best_j:
-                best_j, best_move = j, Move(src, dst)
+        further = _furthest(actual, found, key, last, hosts, into_space, best_j)
+        if further is not None:
+            best_j, best_move = further[0], Move(further[1], further[2])
         card = actual[best_move.source][-1]
         key = _child_key(actual, key, best_move.source, best_move.target)
         _play(actual, best_move)
