@@ -82,7 +82,7 @@ def _furthest(
         if not pile:
             continue
         card = pile[-1]
-        lifted = key ^ _KEYS[pile[-2] if len(pile) > 1 else _BOTTOM][card]  # the key without the card
+        lifted = key ^ _pair(piles, src, len(pile) - 1)  # the key without the card
         if found[card % 4] == card // 4:
             j = last.get(lifted, -1)
             if j > beyond:
