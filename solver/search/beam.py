@@ -12,7 +12,10 @@ from ..kernels import beam as kernel
 from ..kernels.bundles import Candidates, Level, MoveScratch
 from ..kernels.codes import M_IN_PLAY, M_REDEALS, MAX_CARDS, MAX_MOVES_PER_NODE, META_SIZE, SCRATCH_SIZE
 from ..kernels.score import DEALT_WEIGHT
+from ..words import BEAM
+from ..words import WON as WON_WORD
 from .arrays import engine_move
+from .protocol import OPEN, NotSaveable
 from .root import Root
 from .schedule import Schedule
 
@@ -22,17 +25,26 @@ from .schedule import Schedule
 LEVEL_CANDIDATES = 1 << 16
 
 
-class Beam:
-    """The arrays of one beam search: two levels, the candidates, the lossy set."""
+class Beam(NotSaveable):
+    """One beam search from the deal's root, ``width`` positions a level: its arrays (two levels, the
+    candidates, the lossy set) and the record of each level to walk a win back up.  A
+    :class:`~.protocol.Search` whose outcome is ``WON`` or ``OPEN``, never ``LOST`` (see
+    :mod:`solver.kernels.beam`).  ``lost_marks``: the depth-first runs' table, whose lost marks it skips."""
 
-    def __init__(self, root: Root, width: int):
+    found_by = BEAM
+    reason = ""
+
+    def __init__(self, root: Root, width: int, lost_marks: np.ndarray | None = None):
+        self.root = root
+        self.lost_marks = np.zeros(4, dtype=np.uint64) if lost_marks is None else lost_marks
+        self.size = 1  # positions of the level to expand next; -1 after a win
         start = root.arrays
         board, heights, found = start.board, start.heights, start.found
         branching = root.schedule.beam_branching
         self.kr, self.zob, self.width = root.kr, root.zob, width
         self.origin, self.origin_heights = root.origin, root.origin_heights  # where cards were dealt, for the score
         # A redeal re-cuts the piles: where one may come, cards "still where they were dealt" mean nothing.
-        self.dealt_weight = 0 if root.rules.redeals else DEALT_WEIGHT
+        self.dealt_weight = 0 if root.premises.redeals else DEALT_WEIGHT
         self.boards = np.zeros((2, width, *board.shape), dtype=board.dtype)
         self.heights = np.zeros((2, width, heights.size), dtype=heights.dtype)
         self.founds = np.zeros((2, width, found.size), dtype=found.dtype)  # two decks: eight
@@ -87,8 +99,50 @@ class Beam:
         )  # fmt: skip
         return n
 
-    def winning_line(self) -> tuple[np.ndarray, np.ndarray]:
-        """After a win: the moves from the root to it, found by walking the parents back up."""
+    def open(self) -> bool:
+        return self.size > 0 and self.levels < self.max_levels
+
+    def outcome(self) -> str:
+        return WON_WORD if self.size < 0 else OPEN
+
+    def positions(self) -> int:
+        """Positions generated so far."""
+        return int(self.stats[kernel.B_NODES])
+
+    def bytes(self) -> int:
+        root = self.root
+        return beam_bytes(
+            root.arrays.board, root.board.cards_in_play(), self.width, root.schedule, root.arrays.found.size
+        )
+
+    def advance(self, deadline: float | None, up_to: int | None = None) -> None:
+        """Expand levels until a win, the last level, the deadline or ``up_to`` positions generated."""
+        # Levels a kernel call makes: about LEVEL_CANDIDATES candidates between two looks at the clock.
+        per_call = max(1, LEVEL_CANDIDATES // (self.width * self.root.schedule.beam_branching))
+        while self.open():
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            if up_to is not None and self.positions() >= up_to:
+                break
+            self.size = self.expand(self.size, self.lost_marks, per_call)
+
+    def winning_line(self) -> list[Move]:
+        """After a win: the line from the deal, each move with the safe moves the search played after it."""
+        root = self.root
+        if root.won:
+            return list(root.moves)
+        line_src, line_dst = self._path()
+        out_src = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)  # each move, and at most every card up safely
+        out_dst = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)
+        start = root.copy()
+        count = kernel.replay(
+            start.board, start.heights, start.found, start.meta[M_IN_PLAY], start.meta[M_REDEALS], root.kr,
+            root.zob, line_src, line_dst, out_src, out_dst, self.work,
+        )  # fmt: skip
+        return list(root.moves) + [engine_move(out_src[i], out_dst[i]) for i in range(count)]
+
+    def _path(self) -> tuple[np.ndarray, np.ndarray]:
+        """After a win: the kernel moves from the root to it, found by walking the parents back up."""
         line = [(self.stats[kernel.B_WON_SRC], self.stats[kernel.B_WON_DST])]
         e = self.stats[kernel.B_WON_PARENT]
         parents, sources, targets = self.records
@@ -116,28 +170,13 @@ def beam_bytes(board: np.ndarray, cards: int, width: int, schedule: Schedule, fo
     return width * per_width + 8 * seen_slots(width, branching)
 
 
-def beam_search(root: Root, width: int, deadline: float | None, dfs_table: np.ndarray) -> tuple[list[Move] | None, int]:
-    """Look for a win from ``root`` with a beam of ``width`` positions a level; returns the winning line (or
-    None) and the positions generated.  It never proves a loss (see :mod:`solver.kernels.beam`)."""
+def beam_search(
+    root: Root, width: int, deadline: float | None, lost_marks: np.ndarray
+) -> tuple[list[Move] | None, int]:
+    """Look for a win from ``root`` with a beam of ``width`` positions a level: its winning line (or None)
+    and the positions generated.  It never proves a loss (see :mod:`solver.kernels.beam`)."""
     if root.won:
         return list(root.moves), 0
-    beam = Beam(root, width)
-    # Levels a kernel call makes: about LEVEL_CANDIDATES candidates between two looks at the clock.
-    per_call = max(1, LEVEL_CANDIDATES // (width * root.schedule.beam_branching))
-    n = 1
-    while n > 0 and beam.levels < beam.max_levels:
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-        n = beam.expand(n, dfs_table, per_call)
-    generated = int(beam.stats[kernel.B_NODES])
-    if n >= 0:
-        return None, generated
-    line_src, line_dst = beam.winning_line()
-    out_src = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)  # each move, and at most every card up safely
-    out_dst = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)
-    start = root.copy()
-    count = kernel.replay(
-        start.board, start.heights, start.found, start.meta[M_IN_PLAY], start.meta[M_REDEALS], root.kr, root.zob,
-        line_src, line_dst, out_src, out_dst, beam.work,
-    )  # fmt: skip
-    return list(root.moves) + [engine_move(out_src[i], out_dst[i]) for i in range(count)], generated
+    beam = Beam(root, width, lost_marks)
+    beam.advance(deadline)
+    return (beam.winning_line() if beam.outcome() == WON_WORD else None), beam.positions()

@@ -157,3 +157,46 @@ def identity(rules_digest: str, board_text: str, budget: Budget, schedule: Sched
         "schedule": _digest(repr(schedule)),
         "search": search,
     }
+
+
+class Keeper:
+    """A solve's side of its checkpoint: what it resumed from, and the writes between slices.
+
+    ``counters``: called for the solve's counters at each write (where it stands, its time, its memory)."""
+
+    def __init__(self, checkpoint: Checkpoint | None, made_from: dict):
+        self.checkpoint, self.made_from = checkpoint, made_from
+        self.counters: dict = {}  # those of the checkpoint resumed from; empty for a fresh search
+        self._arrays: dict[str, np.ndarray] | None = None
+        if checkpoint is not None:
+            loaded = checkpoint.load(made_from)
+            if loaded is not None:
+                self.counters, self._arrays = loaded
+                checkpoint.resumed_from = self.counters["positions"]
+
+    @property
+    def seconds(self) -> float:
+        """The time the processes before this one searched."""
+        return self.counters.get("seconds", 0.0)
+
+    def take_arrays(self) -> dict[str, np.ndarray] | None:
+        """The saved search's arrays, once: the search restores from them, and then they go (a table's size)."""
+        arrays, self._arrays = self._arrays, None
+        return arrays
+
+    def layers_folder(self) -> Path | None:
+        """Where the layered search keeps its finished layers beside the checkpoint (None: no checkpoint)."""
+        path = None if self.checkpoint is None else self.checkpoint.path
+        return None if path is None else path.with_name(path.name + ".layers")
+
+    def keep(self, search, counters: Callable[[], dict], undecided: bool = False) -> None:
+        """Between slices of ``search`` (a saveable :class:`~.protocol.Search`): write a checkpoint if one is
+        due, asked for (then raise :class:`SearchStopped`), or the search ends ``undecided``."""
+        checkpoint = self.checkpoint
+        if checkpoint is None:
+            return
+        stop = checkpoint.stop_requested() and not undecided
+        if stop or undecided or checkpoint.due():
+            checkpoint.save(self.made_from, counters(), search.state())
+        if stop:
+            raise SearchStopped(checkpoint.path, search.positions())

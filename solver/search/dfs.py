@@ -29,16 +29,23 @@ from ..kernels.codes import (
 )
 from ..kernels.position import position_hash
 from ..kernels.table import MAX_TABLE_SLOTS, TABLE_MAX_LOAD, forget_open, open_keys, repoint, table_evict
-from ..words import REASON_MEMORY, REASON_STATES, REASON_TIME
+from ..words import DEPTH_FIRST, REASON_MEMORY, REASON_STATES, REASON_TIME
+from ..words import LOST as LOST_WORD
+from ..words import WON as WON_WORD
 from .arrays import engine_move, foundation_move
 from .memory import doubled, doubling_overhead, table_zeros
+from .protocol import OPEN
 from .result import Budget
 from .root import Root
 
 
 class DepthFirst:
     """One depth-first run from the deal's root: the arrays of the search, grown on demand within the memory
-    budget (which the root's capacity cache shares)."""
+    budget (which the root's capacity cache shares).  A :class:`~.protocol.Search`: its ``LOST`` is every
+    position reachable from the root searched, but those proved lost (solver/kernels/dfs.py)."""
+
+    found_by = DEPTH_FIRST
+    saveable = True
 
     def __init__(
         self, root: Root, budget: Budget, noise: int = 0, before: DepthFirst | None = None,
@@ -52,6 +59,9 @@ class DepthFirst:
         move generator's (either order finds the same verdict)."""
         self.root, self.budget, self.schedule, self.noise = root, budget, root.schedule, noise
         self.probe, self.scored = probe, scored
+        self.status: int | None = None  # the kernel's last status; None before the root is opened
+        self.reason = ""  # why the last ``advance`` stopped short of an outcome
+        self.on_slice: Callable[[DepthFirst], None] | None = None  # called between slices (reports, checkpoints)
         self.rules, self.kr, self.zob = root.rules, kernel_rules or root.kr, root.zob if keys is None else keys
         self.evictions = 0 if before is None else before.evictions
         self.board, self.heights, self.found, self.keys, self.meta, self.auto_src, self.auto_card = root.copy()
@@ -132,6 +142,17 @@ class DepthFirst:
         """New positions this run has searched."""
         return int(self.meta[M_NODES])
 
+    def outcome(self) -> str:
+        return {WON: WON_WORD, LOST: LOST_WORD}.get(self.status, OPEN)
+
+    def open(self) -> bool:
+        return self.outcome() == OPEN and self.reason != REASON_MEMORY
+
+    def advance(self, deadline: float | None, up_to: int | None = None) -> None:
+        """Search on (opening the root first) to an outcome, the deadline, ``up_to`` new positions of this run,
+        or the memory budget (then ``reason`` says which)."""
+        self.status, self.reason = self.run(deadline, up_to, self.on_slice, self.status)
+
     def grow_table(self) -> bool:
         slots, top = self.table.size // 2, self.meta[M_SCC_TOP]
         needed = self._bytes(2 * slots, self.mv_start.size, self.moves_src.size, self.scc.size)
@@ -177,7 +198,7 @@ class DepthFirst:
             return self.grow_scc()
         return True
 
-    def open(self) -> int | None:
+    def open_root(self) -> int | None:
         """Open the root (its safe moves played already), then its own tests: WON, LOST, or None to search on."""
         self.meta[M_PENDING] = 1
         if self.root.won:
@@ -222,7 +243,7 @@ class DepthFirst:
         ``tick`` is called between steps (a fraction of a second apart), with ``self.status`` the last
         step's.  ``resume``: go on from a restored state whose last step returned this status."""
         if resume is None:
-            opened = self.open()
+            opened = self.open_root()
             if opened is not None:
                 return opened, ""
         status = self.status = PAUSED if resume is None else resume

@@ -12,13 +12,16 @@ import numpy as np
 
 from ..game.board import Board
 from ..game.engine import Move
-from ..game.premises import layers_apply
 from ..game.rules import Rules
 from ..kernels import codes
 from ..kernels import layers as kernel
 from ..kernels.bundles import MoveScratch, Position
 from ..kernels.codes import LOST, PAUSED, SCRATCH_SIZE, WON
-from ..words import REASON_MEMORY, REASON_STATES, REASON_TIME
+from ..words import LAYERS, REASON_MEMORY, REASON_STATES, REASON_TIME
+from ..words import LOST as LOST_WORD
+from ..words import WON as WON_WORD
+from .plan import Premises, layers_fit
+from .protocol import OPEN
 from .result import Budget
 from .root import Root
 
@@ -27,16 +30,12 @@ _ROW_BYTES = 8 * kernel.WORDS + 8  # a position and its parent word
 
 def fits(board: Board) -> bool:
     """Whether the board fits the layered search's encoding: no redeal left, piles few and low enough."""
-    return (
-        not board.redeals
-        and len(board.piles) <= kernel.MAX_PILES
-        and max(len(pile) for pile in board.piles) <= kernel.MAX_HEIGHT
-    )
+    return layers_fit(board)
 
 
 def can_search(rules: Rules, board: Board) -> bool:
     """Whether the layered search's premises hold for these rules (solver/game/premises.py) and the board fits."""
-    return layers_apply(rules) and fits(board)
+    return Premises.of(rules).layers and layers_fit(board)
 
 
 def _distinct(chunks: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -50,12 +49,23 @@ def _distinct(chunks: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, 
 
 
 class Layered:
-    """One layered search from a deal's root (with no redeal left), within a memory budget."""
+    """One layered search from a deal's root (with no redeal left), within a memory budget.  A
+    :class:`~.protocol.Search` advanced once, to its end, the deadline or the budget: a checkpoint holds it
+    between two slices, and a new search restored from it goes on from there."""
 
-    def __init__(self, root: Root, budget: Budget, compact_rows: int = 1 << 20):
+    found_by = LAYERS
+    saveable = True
+
+    def __init__(self, root: Root, budget: Budget, compact_rows: int = 1 << 20, folder: Path | None = None):
         """``compact_rows``: a layer's waiting children are made distinct once this many wait, and again at
-        each doubling."""
+        each doubling.  ``folder``: where the finished layers' parent words are kept (a temporary folder if
+        None), which a checkpoint needs beside it."""
         self.root, self.budget, self.compact_rows = root, budget, compact_rows
+        self.keep_in, self.saved = folder, None
+        self.up_to: int | None = None  # positions in all at which ``advance`` pauses, besides the budget's
+        self.status: int | None = None  # the last ``search``'s; None before
+        self.reason = ""
+        self.on_slice: Callable[[Layered], None] | None = None  # called between slices (reports, checkpoints)
         self.line: list[Move] = []
         self.position = self.root.copy()  # the arrays each position is decoded into and expanded from
         self.scratch = np.zeros(SCRATCH_SIZE, np.int32)
@@ -67,6 +77,25 @@ class Layered:
     def positions(self) -> int:
         """Positions expanded so far, every layer counted."""
         return int(self.lmeta[kernel.L_EXPANDED])
+
+    def open(self) -> bool:
+        return self.status is None
+
+    def advance(self, deadline: float | None, up_to: int | None = None) -> None:
+        """Search to a verdict, the deadline, the budget's positions (or ``up_to``) or its memory, once."""
+        self.up_to = up_to
+        self.status, self.reason = self.search(deadline, self.on_slice, self.keep_in, self.saved)
+        self.saved = None
+
+    def outcome(self) -> str:
+        return {WON: WON_WORD, LOST: LOST_WORD}.get(self.status, OPEN)
+
+    def winning_line(self) -> list[Move]:
+        return self.line
+
+    def restore(self, arrays: dict[str, np.ndarray]) -> None:
+        """Go on from a state that ``state`` gave, when next advanced (the search sets its arrays up first)."""
+        self.saved = arrays
 
     @property
     def dead(self) -> int:
@@ -203,7 +232,7 @@ class Layered:
         while True:
             if deadline is not None and time.perf_counter() > deadline:
                 return PAUSED, REASON_TIME
-            if self.budget.states is not None and self.positions() >= self.budget.states:
+            if any(limit is not None and self.positions() >= limit for limit in (self.budget.states, self.up_to)):
                 return PAUSED, REASON_STATES
             status = kernel.expand(
                 self.layer, self.states, self.parents, self.index, self.waiting, self.waiting_parents,

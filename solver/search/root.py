@@ -15,7 +15,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..game import premises
 from ..game.board import Board
 from ..game.engine import Move
 from ..game.rules import Rules
@@ -30,6 +29,7 @@ from ..kernels.trap import MAX_TRACKED, first_pile_trap_cards, first_piles_trap_
 from ..words import PILES_TRAP, TRAP
 from .arrays import CAPACITY_KEYS, down_mask, engine_move, foundation_move, kernel_rules, position_keys, state_arrays
 from .memory import doubled
+from .plan import Premises
 from .schedule import Schedule
 
 
@@ -48,9 +48,13 @@ class Arrays(NamedTuple):
 class Root:
     """A deal's root, opened once: its safe moves played, and what every search of it shares."""
 
-    def __init__(self, board: Board, rules: Rules, schedule: Schedule | None = None):
+    def __init__(
+        self, board: Board, rules: Rules, schedule: Schedule | None = None, premises: Premises | None = None
+    ) -> None:
+        """``premises``: the rules' premises, as the solve's plan asked them (asked here where not given)."""
         self.board, self.rules = board, rules
         self.schedule = schedule = schedule or Schedule()
+        self.premises = premises or Premises.of(rules)
         self.kr, self.zob = kernel_rules(rules), position_keys(rules)
         piles, heights, found = state_arrays(board, rules)
         meta = np.zeros(codes.META_SIZE, dtype=np.int64)
@@ -87,7 +91,7 @@ class Root:
     def capacity_limit(self) -> int:
         """Abstract positions one capacity test may search; 0: off where its proof does not hold
         (solver/game/premises.py, ``relaxations_apply``)."""
-        return self.schedule.capacity_nodes if premises.relaxations_apply(self.rules) else 0
+        return self.schedule.capacity_nodes if self.premises.relaxations else 0
 
     def capacity_test(self) -> CapacityTest:
         """The capacity test of positions of this deal, against the root, with the shared cache."""

@@ -9,11 +9,14 @@ import numpy as np
 from ..kernels import capacity as C
 from ..kernels.codes import LOST, UNDECIDED
 from ..kernels.table import TABLE_MAX_LOAD
+from ..words import CAPACITY
+from ..words import LOST as LOST_WORD
 from .memory import doubled, doubling_overhead, table_zeros
+from .protocol import OPEN, NotSaveable
 from .root import Root
 
 
-class RootTest:
+class RootTest(NotSaveable):
     """The capacity test of the search's root searched to the end, in slices between depth-first runs,
     with its own table, in the walks' share of the time and memory: it runs before them and lets its
     table go when it ends.
@@ -22,7 +25,11 @@ class RootTest:
     deals need far more at the root alone (Baker's Dozen 417: 3.3 million, 16 s), and then the abstract
     game, which has no cycles and forgets where moved cards lie, is the cheaper proof: the search of
     the real game had not ended after 573 million positions.  Most deals' abstract games are won
-    within milliseconds, which ends this test with nothing learned."""
+    within milliseconds, which ends this test with nothing learned.  A :class:`~.protocol.Search` whose
+    outcome is ``LOST`` or ``OPEN``, never ``WON``."""
+
+    found_by = CAPACITY
+    reason = ""
 
     def __init__(self, root: Root, memory: int):
         self.root, self.memory, self.schedule = root, memory, root.schedule
@@ -41,6 +48,12 @@ class RootTest:
     def lost(self) -> bool:
         return self.status == LOST
 
+    def outcome(self) -> str:
+        return LOST_WORD if self.lost() else OPEN
+
+    def winning_line(self) -> list:
+        raise ValueError("the root's capacity test finds no wins")
+
     def positions(self) -> int:
         return int(self.cmeta[C.C_NODES])
 
@@ -58,13 +71,16 @@ class RootTest:
         self.peak = self.table.nbytes
         return True
 
-    def advance(self, seconds: float) -> None:
-        """Search on for about ``seconds``; each slice starts again from the root, through the verdicts
-        the table holds, so it goes on where the last one stopped.  Walking back down to there counts
-        the undecided positions on the way (at most ``CAP_DEPTH``), so a slice must be longer."""
+    def advance(self, deadline: float | None, up_to: int | None = None) -> None:
+        """Search on until the deadline, ``up_to`` abstract positions in all, an outcome or giving up; each
+        slice starts again from the root, through the verdicts the table holds, so it goes on where the last
+        one stopped.  Walking back down to there counts the undecided positions on the way (at most
+        ``CAP_DEPTH``), so a slice must be longer."""
         assert self.schedule.root_test_slice > C.CAP_DEPTH
         began = time.perf_counter()
-        while self.open() and time.perf_counter() - began < seconds:
+        while self.open() and (deadline is None or time.perf_counter() < deadline):
+            if up_to is not None and self.positions() >= up_to:
+                break
             if not self._room():
                 self.gave_up = True  # the deal is left to the other searches
                 break

@@ -45,9 +45,10 @@ import time
 from ..game.engine import Move
 from ..kernels.codes import LOST, SAFE_ANY, WON
 from ..kernels.position import seed_random
-from ..words import REASON_MEMORY, REASON_TIME
-from .arrays import streamline_keys
+from ..words import REASON_MEMORY, REASON_TIME, STREAMLINED
+from ..words import WON as WON_WORD
 from .dfs import DepthFirst
+from .protocol import OPEN, NotSaveable
 from .result import Budget
 from .root import Root
 from .schedule import luby
@@ -55,17 +56,22 @@ from .schedule import luby
 RESTART_SEED = 1 << 20  # its restarts' seeds, apart from the depth-first runs' (their restart counts)
 
 
-class Streamlined:
+class Streamlined(NotSaveable):
     """The streamlined run of one solve, advanced a slice at a time; None of it is a verdict but a win.
 
     Within its slices it restarts after Luby's numbers of ``Schedule.streamline_run`` positions, each
     new run in another random move order (noise 1 to ``Schedule.streamline_noise``) and keeping the table
     of the runs before, as the depth-first runs do (:meth:`Schedule.run_cap`); from
-    ``Schedule.streamline_restarts_until`` positions on, one last run in the first order."""
+    ``Schedule.streamline_restarts_until`` positions on, one last run in the first order.
+
+    A :class:`~.protocol.Search` whose outcome is ``WON`` or ``OPEN``, never ``LOST``."""
+
+    found_by = STREAMLINED
+    reason = ""
 
     def __init__(self, root: Root, budget: Budget):
         self.root, self.budget, self.schedule = root, budget, root.schedule
-        self.keys = streamline_keys(root.rules)
+        self.keys = root.premises.streamline_keys
         self.rules = root.kr._replace(safe=SAFE_ANY) if self.schedule.streamline_foundations else root.kr
         self.restarts = 0
         self.earlier = 0  # positions searched by the runs before this one
@@ -96,14 +102,18 @@ class Streamlined:
     def won(self) -> bool:
         return self.status == WON
 
+    def outcome(self) -> str:
+        return WON_WORD if self.won() else OPEN
+
     def positions(self) -> int:
         return self.earlier + (self.run.positions() if self.run is not None else 0)
 
     def bytes(self) -> int:
         return 0 if self.run is None else self.run.bytes()
 
-    def advance(self, deadline: float | None, up_to: int) -> None:
+    def advance(self, deadline: float | None, up_to: int | None = None) -> None:
         """Search on until ``up_to`` positions in all, a win, its end or the deadline."""
+        up_to = 1 << 62 if up_to is None else up_to
         while self.open() and (deadline is None or time.perf_counter() <= deadline):
             run, cap = self.run, self._run_cap()
             if cap is not None and run.positions() >= cap:  # restart, keeping the table
@@ -115,7 +125,8 @@ class Streamlined:
             limit = up_to - self.earlier if cap is None else min(up_to - self.earlier, cap)
             if run.positions() >= limit:
                 return
-            self.status, reason = run.run(deadline, limit, resume=self.status)  # None: open the root first
+            run.advance(deadline, limit)  # the first time, it opens the root
+            self.status, reason = run.status, run.reason
             if self.status == LOST or reason == REASON_MEMORY:  # its end without a win proves nothing
                 self.close()
             elif self.status == WON or reason == REASON_TIME:

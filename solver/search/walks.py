@@ -11,18 +11,24 @@ from ..kernels import suitblind as kernel
 from ..kernels.bundles import Walk
 from ..kernels.codes import LOST, PAUSED, STACK_FULL, TABLE_FULL, WON
 from ..kernels.table import MAX_TABLE_SLOTS
+from ..words import LOST as LOST_WORD
+from ..words import SUIT_BLIND, WALK
+from ..words import WON as WON_WORD
 from .arrays import WALK_KEYS, engine_move
 from .memory import doubled, doubling_overhead, table_zeros
+from .protocol import OPEN, NotSaveable
 from .root import Root
 
 
-class Walks:
+class Walks(NotSaveable):
     """The walks of the deal's suit-blind games, run in slices between depth-first runs, within their
     own share of the memory; ``status`` says where they stand.
 
     One game after another, each naming other ranks (``Schedule.walk_games``, then every rank: the real
     game): a walk that ends lost proves the deal lost; one that ends won hands over to the next
-    game, and the real game's win is a winning line."""
+    game, and the real game's win is a winning line.  A :class:`~.protocol.Search`."""
+
+    reason = ""
 
     def __init__(self, root: Root, memory: int):
         self.root, self.memory, self.schedule = root, memory, root.schedule
@@ -86,6 +92,14 @@ class Walks:
     def lost(self) -> bool:
         return self.status == LOST
 
+    def outcome(self) -> str:
+        return WON_WORD if self.won() else LOST_WORD if self.lost() else OPEN
+
+    @property
+    def found_by(self) -> str:
+        """A loss is a relaxed game's; a win, the real game's walk."""
+        return WALK if self.won() else SUIT_BLIND
+
     def winning_line(self) -> list[Move]:
         """The real game's winning line from the deal: the root's safe moves, then the walk's."""
         moves = list(self.root.moves)
@@ -108,11 +122,13 @@ class Walks:
             self.schedule.walk_chunk_work, self.schedule.walk_capacity_nodes,
         )  # fmt: skip
 
-    def advance(self, seconds: float) -> None:
-        """Walk on for about ``seconds``."""
+    def advance(self, deadline: float | None, up_to: int | None = None) -> None:
+        """Walk on until the deadline, ``up_to`` positions in all, an outcome or giving up."""
         began = time.perf_counter()
         while self.open():
-            if time.perf_counter() - began >= seconds:  # before growing: copying a large table takes a second
+            if deadline is not None and time.perf_counter() >= deadline:  # before growing: copying takes a while
+                break
+            if up_to is not None and self.positions() >= up_to:
                 break
             self.step()
         self.seconds += time.perf_counter() - began

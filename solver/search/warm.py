@@ -17,7 +17,6 @@ still lacks compiles here.
 
 from __future__ import annotations
 
-import math
 import os
 import subprocess
 import sys
@@ -54,7 +53,7 @@ def _search_kernels() -> None:
     seed_random(0)  # the restarts' move-order noise
     root = Root(_SEARCHED_3X3, _RULES_3X3)
     DepthFirst(root, unlimited).run(None, None)
-    RootTest(root, 1 << 24).advance(math.inf)  # and its root's capacity test to the end
+    RootTest(root, 1 << 24).advance(None)  # and its root's capacity test to the end
     Layered(Root(_SEARCHED_3X3, _RULES_3X3), unlimited).search(None)  # the layered search's kernels
     # A deal with redeals and runs (Perseverance), whose search plays, takes back and hashes them.
     rules = GAMES["perseverance"].reduced(ranks=4, piles=3)
@@ -75,7 +74,7 @@ def load_search_kernels() -> None:
 def _walk_and_beam_kernels() -> None:
     """The suit-blind walks and the beams (``solve()`` uses neither on a deal this small)."""
     # Worrying back turns the root's safe moves off, which the other part compiles meanwhile.
-    Walks(Root(_SEARCHED_3X3, with_worrying_back(_RULES_3X3)), 1 << 24).advance(math.inf)
+    Walks(Root(_SEARCHED_3X3, with_worrying_back(_RULES_3X3)), 1 << 24).advance(None)
     # A deal that needs one move, so that every beam kernel runs.
     rules = GAMES["bakers-dozen"].reduced(ranks=3, piles=2)
     one_move = Board(((9, 8, 2, 5, 3, 1), (11, 10, 0, 4, 7, 6)), (0, 0, 0, 0))
