@@ -73,6 +73,10 @@ class Layered:
         self.peak = 0
         self.lmeta = np.zeros(kernel.LMETA_SIZE, np.int64)
         self.compacted: dict[int, int] = {}  # rows of each layer's waiting children when last made distinct
+        self.states = self.parents = self.index = np.zeros(0, np.int64)  # no layer open yet
+        self.waiting = np.zeros((0, kernel.WORDS), np.uint64)
+        self.waiting_parents, self.waiting_layers = np.zeros(0, np.int64), np.zeros(0, np.int16)
+        self.pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
 
     def positions(self) -> int:
         """Positions expanded so far, every layer counted."""
@@ -188,7 +192,7 @@ class Layered:
         self.waiting = np.zeros((1 << 16, kernel.WORDS), np.uint64)
         self.waiting_parents = np.zeros(1 << 16, np.int64)
         self.waiting_layers = np.zeros(1 << 16, np.int16)
-        self.pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+        self.pending = {}
         if saved is not None:  # the saved layer goes on first
             self._restore(saved)
             status, reason = self._search_layer(deadline, tick)
