@@ -26,8 +26,9 @@ LAYERS = "layers"  # a win found, or every reachable position searched, by the l
 STREAMLINED = "streamlined"  # a win found by the depth-first run that forgets suits (solver/search/streamline.py)
 TRAP = "first-pile trap"  # a loss: a card trapped for good in the first pile at the deal (solver/kernels/trap.py)
 PILES_TRAP = "first-piles trap"  # a loss: cards of the first two to four piles in a deadlock at the deal (trap.py)
+STRICT = "strict"  # under PySolFC's rules: a win of the game's strict rules, which PySolFC's allow (search/strict.py)
 # A new search's code goes here, with its word:
-FOUND_BY = (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS, STREAMLINED, TRAP, PILES_TRAP)
+FOUND_BY = (DEPTH_FIRST, BEAM, WALK, SUIT_BLIND, CAPACITY, LAYERS, STREAMLINED, TRAP, PILES_TRAP, STRICT)
 
 FOUND_BY_WORDS = {
     DEPTH_FIRST: "the depth-first search",
@@ -39,6 +40,7 @@ FOUND_BY_WORDS = {
     STREAMLINED: "the streamlined depth-first search",
     TRAP: "a card trapped for good under the first pile's top",
     PILES_TRAP: "cards trapped for good in the first piles",
+    STRICT: "the game's strict rules, every move of which PySolFC allows",
 }  # each search's code as a person reads it (the pages); every code has one (tests/test_html.py)
 
 # Which layout a deal was solved in (a record's ``layout``).

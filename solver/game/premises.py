@@ -17,8 +17,21 @@ here by the rules it may hold under at all.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..limits import MAX_PILES
-from .rules import BUILD_ALTERNATE, BUILD_RANK, BUILD_SUIT, EMPTY_KING, EMPTY_NONE, Rules, most_cards_a_pile
+from .rules import (
+    BUILD_ALTERNATE,
+    BUILD_RANK,
+    BUILD_SUIT,
+    EMPTY_KING,
+    EMPTY_NONE,
+    GAMES,
+    PYSOLFC_CHANGES,
+    Rules,
+    most_cards_a_pile,
+    pysolfc_adds_moves_only,
+)
 
 
 class UnsupportedRulesError(ValueError):
@@ -135,6 +148,23 @@ def beams_apply(rules: Rules) -> bool:
     ones.  A beam proves nothing lost and its lines are replayed, so it needs no proof: any building rule,
     runs, redeals and two copies of each card (two decks, foundations by alternate colour) are welcome."""
     return all_face_up(rules)
+
+
+def strict_game(rules: Rules) -> Rules | None:
+    """The game under its strict rules, where ``rules`` are PySolFC's and only add moves to them
+    (``solver.game.rules.PYSOLFC_ADDS_ONLY``: cards that come back from the foundations, Ripple Fan's runs):
+    every line of the strict game is then a line of PySolFC's on the same layout, so a strict win is a win
+    (the strict probe, solver/search/strict.py).  None elsewhere: the strict rules themselves, rules files,
+    PySolFC's Spanish Patience (another game) and Indefatigable (PySolFC's rules are the strict ones)."""
+    base = GAMES.get(rules.name.removesuffix("-pysolfc"))
+    if not rules.pysolfc or base is None or not pysolfc_adds_moves_only(base.name):
+        return None
+    changed = PYSOLFC_CHANGES.get(base.name, {})
+    if not changed:
+        return None  # Indefatigable: PySolFC plays the strict game itself
+    # The strict rules on the same deck and table (the tests' reduced decks too): the changes undone.
+    undone = {field: getattr(base, field) for field in changed}
+    return replace(rules, name=base.name, title=base.title, pysolfc=False, **undone)
 
 
 LAYERS_PREMISES = (

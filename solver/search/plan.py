@@ -37,6 +37,7 @@ class Premises:
     streamline_keys: np.ndarray | None  # the streamlined search's keys; None: it does not run
     redeals: bool  # the game redeals: no scored first run, no dealt-card term in a beam's score
     layers: bool  # the layered search's proof holds, as far as the rules go
+    strict: Rules | None  # the game's strict rules, where these (PySolFC's) only add moves to them
 
     @classmethod
     def of(cls, rules: Rules) -> Premises:
@@ -46,6 +47,7 @@ class Premises:
             streamline_keys=streamline_keys(rules),
             redeals=bool(rules.redeals),
             layers=premises.layers_apply(rules),
+            strict=premises.strict_game(rules),
         )
 
 
@@ -64,6 +66,7 @@ class Plan:
 
     mode: str
     premises: Premises
+    strict_probe: bool  # the strict game searched first, with a share of the budget (solver/search/strict.py)
     root_test_first: bool  # the root's capacity test to the end before the search (one run, layered)
     streamlined: bool  # the streamlined search's slices between the depth-first runs
     scored_run: int  # positions of the scored first run; 0: none
@@ -97,6 +100,7 @@ class Plan:
         return cls(
             mode=mode,
             premises=found,
+            strict_probe=scheduled and found.strict is not None and schedule.strict_share > 0,
             root_test_first=found.relaxations and not scheduled,
             streamlined=streamlined,
             scored_run=schedule.scored_run if scheduled and not found.redeals else 0,

@@ -46,6 +46,7 @@ class SolveResult:
     walk_named_high: int = 0  # ... and highest ranks
     root_test_positions: int = 0  # abstract positions the root's capacity test searched
     trapped: tuple[int, ...] = ()  # the cards a trap at the deal keeps from ever coming up (kernels/trap.py)
+    strict_verdict: str = ""  # under PySolFC's rules: the strict game's verdict on the layout (search/strict.py)
 
     def hold(self, memory: int) -> None:
         """Note that the searches held ``memory`` bytes at once."""
@@ -99,6 +100,7 @@ class SolveResult:
             "chain_named": self.walk_named_low,
             "chain_named_high": self.walk_named_high,
             "root_test_positions": self.root_test_positions,
+            **({"strict": self.strict_verdict} if self.strict_verdict else {}),  # where the strict probe ran
         }
 
 

@@ -68,6 +68,9 @@ class Schedule:
     streamline_noise: int = 6  # ... each restart in another random order, this far perturbed
     streamline_restarts_until: int = 1 << 15  # ... until it has searched this many; then one run in the first order
     streamline_memory: float = 1 / 64  # the share of the memory budget it holds at most (2 GiB: 2M positions)
+    # Under PySolFC's rules, the game's strict rules first (solver/search/strict.py): the share of the time
+    # and of the positions budget the strict search may take before PySolFC's own begins; 0: no strict probe.
+    strict_share: float = 0.5
     # The searches beside the depth-first runs: the root's capacity test, then the walks.
     walks_after: int = 1 << 16  # depth-first positions before they begin
     walks_memory: float = 0.4  # ... the share of the memory budget they hold (2 GiB: room for 14M positions)
@@ -86,6 +89,8 @@ class Schedule:
     def __post_init__(self) -> None:
         if self.run_growth not in RUN_GROWTHS:
             raise ValueError(f"run_growth {self.run_growth!r}: one of {', '.join(RUN_GROWTHS)}")
+        if not 0 <= self.strict_share < 1:  # PySolFC's own search must keep some of the budget
+            raise ValueError(f"strict_share {self.strict_share}: from 0 to below 1")
         if self.streamline_noise < 1:  # its restarts perturb the order by 1 to streamline_noise
             raise ValueError(f"streamline_noise {self.streamline_noise}: at least 1")
 

@@ -43,15 +43,22 @@ from .result import Budget, Progress, SolveResult
 from .root import Root
 from .roottest import RootTest
 from .streamline import Streamlined
+from .strict import StrictProbe
 from .walks import Walks
 
 
 class Clock:
     """A solve's wall clock: when it began, its deadline, and when the next progress report is due."""
 
-    def __init__(self, budget: Budget, report: Callable[[Progress], None] | None, every: float):
+    def __init__(
+        self, budget: Budget, report: Callable[[Progress], None] | None = None, every: float = 10.0,
+        deadline: float | None = None,
+    ) -> None:  # fmt: skip
+        """``deadline``: an earlier one than the budget's (a search given a share of another's time)."""
         self.began = time.perf_counter()
         self.deadline = None if budget.seconds is None else self.began + budget.seconds
+        if deadline is not None:
+            self.deadline = deadline if self.deadline is None else min(deadline, self.deadline)
         self.report, self.every = report, every
         self.next_report = self.began + every
 
@@ -148,6 +155,11 @@ class Scheduler:
     def decide(self) -> tuple[str, list[Move]]:
         """The outcome (WON, LOST or OPEN, then ``reason`` says why) and, after WON, the winning line;
         ``result.found_by`` names the search that decided."""
+        if self.plan.strict_probe:
+            probe = self._strict_probe()
+            if probe.outcome() == WON:
+                self.result.found_by = probe.found_by
+                return WON, probe.winning_line()
         if not self.plan.root_test_first:
             self.root_test_done = True
         elif not self.root_test_done and self._root_test_to_end():
@@ -165,6 +177,20 @@ class Scheduler:
         finally:
             if self.streamlined is not None:
                 self.result.states += self.streamlined.positions()
+
+    def _strict_probe(self) -> StrictProbe:
+        """Under PySolFC's rules, the game's strict rules first (:mod:`.strict`), with ``Schedule.strict_share``
+        of the time and of the positions, and all the memory while it runs; its positions count in all."""
+        budget, share, result = self.budget, self.schedule.strict_share, self.result
+        deadline = None if budget.seconds is None else self.clock.began + share * budget.seconds
+        up_to = None if budget.states is None else max(1, int(share * budget.states))
+        memory = budget.memory - self.root.bytes()
+        probe = StrictProbe(self.root.board, self.plan.premises.strict, replace(budget, memory=memory), self.schedule)
+        probe.advance(deadline, up_to)
+        result.states += probe.positions()
+        result.hold(self.root.bytes() + probe.result.memory)
+        result.strict_verdict = probe.strict_verdict
+        return probe
 
     def _root_test_to_end(self) -> bool:
         """One run's and the layered search's first step: the root's capacity test to its end, or to the
