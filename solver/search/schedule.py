@@ -22,22 +22,13 @@ class Schedule:
     run_growth: str = "luby"  # how later runs grow: "luby", "double" or "fixed" (see run_cap())
     max_noise: int = 3  # how far a restart may perturb the move order
     # The first run: at most this many new positions, each position's moves in the order of the beam's score
-    # of their children (solver/kernels/score.py); 0: none.  Its orders and the generator's win different
-    # deals fast: alone from the deal, the scored order won Good Measure 92 and 97 in 747 and 831 positions
-    # where the generator's had not after 100,000, and Baker's Dozen 25 / Portuguese Solitaire 18 in 46 / 59
-    # where it took 15,645 / 7,820.  Deals 1-100 of the three games in process, best of 3, two rounds
-    # interleaved with the schedule without it: medians the same within noise, totals Baker's Dozen 0.45 /
-    # 0.42 -> 0.43 / 0.39 s, Good Measure 16.2 / 14.1 -> 15.8 / 14.4 s, Portuguese Solitaire 0.62 / 0.62 ->
-    # 0.52 / 0.51 s; deals a peer was more than 2x faster on (results/bench_peers.csv) 7 / 5 -> 5 / 4.
+    # of their children (solver/kernels/score.py); 0: none.  Its order and the generator's win different deals
+    # fast (results/tuning.md).
     scored_run: int = 1 << 10  # (in games without redeals: solver/kernels/score.py)
     chunk_nodes: int = 1 << 16  # at most this many new positions between two looks at the clock
     chunk_work: int = 1 << 17  # ... and at most this many moves tried
     # A run's first table (16 bytes a slot), doubled as it fills: 64 KiB.  Each solve's tables are fresh
-    # memory, whose pages the system zeroes when first touched, so a large first table costs easy deals
-    # the most (4 MiB -> 1 MiB: 2,000 Spanish Patience II deals with worrying back, 400 positions each on
-    # average, 2.93 -> 2.55 s).  1 MiB -> 64 KiB, with the capacity cache's first 2 MiB -> 64 KiB too:
-    # Portuguese Solitaire 1-100 between peers' processes (benchmarks/bench_peers.py's setting), first
-    # quartile 1.25 -> 1.05 ms, median 2.5 -> 2.35 ms.
+    # memory that the system zeroes when first touched, so a large first table costs easy deals the most.
     first_table_slots: int = 1 << 12
     stretch_slots: int = STRETCH_SLOTS  # a table doubles this many slots at a time (solver/search/memory.py)
     grow_table: bool = True  # False: a full table forgets half its lost marks instead of growing
@@ -45,9 +36,7 @@ class Schedule:
     capacity_nodes: int = 1 << 18  # abstract positions one test may search before it gives up
     capacity_first_slots: int = 1 << 12  # its cache of verdicts, which grows to 1/32 of the memory
     # Abstract positions the tests may search before the search has any (then one per real position).
-    # 0: the thousands the tests spent at once cost easy deals more than the search (Baker's Dozen 9: 3.7 ms
-    # of which 0.15 in the search); deals 1-100, medians Baker's Dozen 1.62 -> 1.00 ms, Portuguese
-    # Solitaire 4.74 -> 2.02 ms, the totals within noise; some lost deals take a few hundred positions more.
+    # 0: the thousands the tests would spend at once cost easy deals more than the search.
     capacity_head_start: int = 0
     # Beams (solver/search/beam.py): see beam_due().
     # Narrow probe beams before the schedule's: (depth-first positions before it, width); see beam_due().
@@ -110,53 +99,15 @@ class Schedule:
         """The streamlined search's slice number ``stage`` (from 0): the depth-first positions searched
         before it, and the positions it may have searched in all after it; None past the last.
 
-        The slices give it about twice the depth-first runs' positions, from the first, to 2^19.  Deals
-        1-100 in process (best of 2, a niced benchmark beside), medians Baker's Dozen / Good Measure /
-        Portuguese Solitaire and Good Measure's total, by its share against the runs' positions:
-
-        | share | BD ms | GM ms | PS ms | GM total s | deals a peer is > 2x faster on |
-        |---|---|---|---|---|---|
-        | none | 0.99 | 6.08 | 1.89 | 13.9 | 13 |
-        | 1:1, suits forgotten only | 0.83 | 7.00 | 1.15 | 10.5 | 13 |
-        | 2:1, suits forgotten only | 0.75 | 5.66 | 1.16 | 12.7 | 12 |
-        | 2:1, and every foundation move at once | 0.76 | 4.12 | 1.13 | 11.0 | 11 |
-        | 4:1, and every foundation move at once | 0.78 | 4.42 | 1.16 | 10.6 | 18 |
-
-        (The peers' times from results/bench_peers.md; which deals, and how many, moves with luck.)"""
+        The slices give it about twice the depth-first runs' positions, from the first, to 2^19
+        (measured: results/tuning.md)."""
         return self.streamline_slices[stage] if stage < len(self.streamline_slices) else None
 
     def beam_due(self, beams: int) -> int:
         """Depth-first positions searched before beam number ``beams`` (from 0) runs.
 
         First the probes, narrow beams that win the deals any beam wins at once for a fraction of the
-        cost of the schedule's first.  Over Spanish Patience II with worrying back, deals 1-200,000, 144
-        deals were won by the schedule's first beam (1,000 wide after 65,536 positions) in 1.7 s each,
-        35% of the solver's time; a 10-wide beam wins them in about 12 ms.  Baker's Dozen and Good
-        Measure gain most from a 100-wide one.  One thread, 60 s a deal, the same verdicts, solver
-        seconds without probes / one 100-wide / one 10-wide / both:
-
-        | deals | no probe | 100 | 10 | 10, then 100 |
-        |---|---|---|---|---|
-        | Spanish Patience II, worrying back, 1-3000 | 6.5 | 5.4 | 4.0 | 4.3 |
-        | Baker's Dozen 1-300 | 6.7 | 3.1 | 5.0 | 3.5 |
-        | Good Measure 1-200 | 38.6 | 31.3 | 36.2 | 30.4 |
-
-        The probes come early, on a ladder of widths (5 after 512 positions, 10 after the first run of
-        2,048, then 20, 40, 100), because a third of the deals a peer decides faster
-        (benchmarks/bench_peers.py) were won by the first probe after 16,384 positions, 30-100 ms, where
-        Solvitaire needs 5-25 ms.  Deals 1-100 (CPU ms, best of 3 runs, Good Measure one), before (both
-        probes after 16,384 positions, a first run of 4,096, head start 0) and after (the ladder from 10
-        wide), medians Baker's Dozen 1.00 -> 1.14, Good Measure 10.9 -> 8.2, Portuguese Solitaire 2.02 ->
-        2.05; third quartiles 9.0 -> 8.7, 78 -> 40, 17.7 -> 9.9; totals 1.27 -> 0.84 s, 15.0 -> 14.6 s,
-        1.36 -> 0.73 s; the same verdicts.  A first run of 1,024 positions took the Good Measure median to
-        6.6 ms but its total to 22 s (Luby's runs all shorter), and left one more deal unknown.
-
-        The 5-wide probe after 512 positions, added first (deals 1-100, CPU ms, best of 3 runs, two rounds
-        each): Good Measure median 6.45 / 6.61 -> 5.33 / 5.41, third quartile 31.5 -> 28.4, total 12.7 ->
-        12.5 s; Baker's Dozen median 0.85 either way, third quartile 6.9 -> 5.9, total 0.67 -> 0.57 s;
-        Portuguese Solitaire median 1.66 either way, third quartile 8.1 -> 6.1, but total 0.60 -> 1.18 s,
-        one deal (69) won by a later, wider beam (97 -> 698 ms: which beam wins is partly luck, the
-        tie-breaks being random); the same verdicts.
+        cost of the schedule's first, on a ladder of widths (results/tuning.md has the measurements).
 
         Then beam k of the schedule is ``beam_first_width * beam_growth**k`` wide and comes after
         ``beam_first_after * beam_growth**k`` depth-first positions (growth 4): both grow at the same

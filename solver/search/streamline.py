@@ -6,8 +6,7 @@ skips every position that differs from it only by which suit lies where among ca
 shuffles of moved cards between hosts of one rank that fill most of a hard deal's space
 (results/level-structure.md).  And it plays every foundation move at once (``codes.SAFE_ANY``), not
 only the provably safe ones.  Both are Solvitaire's "streamliners" (suit symmetry, auto-foundations),
-which it runs first in its default mode; without them Solvitaire decides none of Good Measure 2, 42
-and 56 within 20 s, with them in 0.1-0.7 s.
+which it runs first in its default mode.
 
 Both make the search incomplete: a skipped position, or a card kept down, may have held the only win.
 So it is a probe.  Its wins are real: its moves are the real game's, made on the real board, and the
@@ -16,26 +15,12 @@ solve goes on as if it had not run.  What it shares with the other searches is t
 capacity verdicts, which hold for the abstract positions they name whoever asked (the capacity search
 reads the rules' ranks and empty-pile rule only, not the safe-move rule).
 
-Alone, to at most 2^20 positions, it won 99 of Baker's Dozen deals 1-100 (every won one), 83 of Good
-Measure's and 98 of Portuguese Solitaire's; Good Measure 42 and 56 in 20,000 and 69,000 positions,
-where the depth-first runs and beams took 262,144 positions and 2.7 s and 1.9 s.  But it misses wins
-the depth-first runs find at once (on the small corpora, 0-12 of 100-244 won deals a game), so the
-schedule gives it slices between the runs (``Schedule.streamline_slices``), not the whole first turn.
-
-Its time to a win swings with its move order: alone, Good Measure 2 took 17,977 positions in the first
-order and 33-35 in three of four perturbed ones; Baker's Dozen 58, 1,754-29,949.  So it restarts, as
-the depth-first runs do, after Luby's numbers of 256 positions (``Schedule.streamline_run``), each
-run in another perturbed order and keeping the runs' table.  Deals 1-100 in process against the
-peers' times in results/bench_peers.md (``solve()`` best of 2, four seeds of the restarts), one run
-to 2^19 -> restarts: deals where a peer is more than 2x faster 10 -> 4-6; Baker's Dozen total 0.73 ->
-0.38-0.45 s, Good Measure 12.7 -> 8.4-12.4 s, Good Measure median 4.2 -> 3.1-4.8 ms; run lengths of
-128 or 512 and noise up to 3 or 10 were no better.  But restarts to its end cost the deals it wins
-late (Good Measure 192: won after 507,000 positions in 2.0 s in one run, unknown at 10 s restarted)
-and Good Measure's total in ``bench_solve`` (28.0 -> 30.8 s), so it restarts only until it has
-searched 2^15 positions (``Schedule.streamline_restarts_until``), then goes on in one run in the first
-order, keeping the table: Good Measure 192 won again in 2.0 s, ``bench_solve`` solver seconds (Baker's
-Dozen, Good Measure, Portuguese Solitaire; two runs each) 2.1 / 27.2-28.8 / 2.3 one run -> 1.6 /
-26.7-28.0 / 1.9-2.0.
+It misses wins the depth-first runs find at once, so the schedule gives it slices between the runs
+(``Schedule.streamline_slices``), not the whole first turn.  Its time to a win swings with its move
+order, so it restarts as the depth-first runs do, after Luby's numbers of ``Schedule.streamline_run``
+positions, each run in another perturbed order keeping the runs' table, until it has searched
+``Schedule.streamline_restarts_until`` positions; then it goes on in one run in the first order.  The
+measurements behind these choices: results/tuning.md.
 """
 
 from __future__ import annotations
