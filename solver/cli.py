@@ -500,8 +500,7 @@ def _warm_up() -> None:
     takes about half a minute, once."""
     import time
 
-    from .kernels.cache import is_warm
-    from .search import warm_up
+    from .search import is_warm, warm_up
 
     if is_warm():  # each kernel loads from the cache in milliseconds when first called
         return

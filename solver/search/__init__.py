@@ -3,7 +3,8 @@
 One room per concern:
 
 - :mod:`.solve`: ``solve()``, which shares the budget between the drivers;
-- :mod:`.warm`: ``warm_up()``, which compiles the kernels once per version, before any clock starts;
+- :mod:`.warm`: ``warm_up()``, which compiles the kernels once per version, before any clock starts, and
+  ``is_warm()``, whether this version's are compiled already;
 - :mod:`.schedule`: the tuning, one frozen value;
 - :mod:`.result`: the budget, the result and its record, progress reports;
 - :mod:`.arrays`: rules and positions as the kernels read them, kernel moves as engine moves;
@@ -18,9 +19,9 @@ from ..words import LOST, UNKNOWN, WON
 from .result import Budget, Progress, SolveResult
 from .schedule import Schedule
 from .solve import solve
-from .warm import warm_up
+from .warm import is_warm, warm_up
 
 __all__ = [
     "LOST", "UNKNOWN", "WON", "Budget", "Progress", "Schedule", "SolveResult", "UnsupportedRulesError",
-    "check_supported", "solve", "warm_up",
+    "check_supported", "is_warm", "solve", "warm_up",
 ]  # fmt: skip
