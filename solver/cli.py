@@ -10,8 +10,9 @@ import re
 import shlex
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -92,15 +93,36 @@ def _rules_or_fail(game: str, worrying_back: bool, pysolfc: bool = False) -> Rul
     return with_worrying_back(rules) if worrying_back else rules
 
 
-WORRYING_BACK = click.option(
-    "--worrying-back", is_flag=True, help="Let a foundation's top card come back to the tableau."
-)
-PYSOLFC = click.option(
-    "--pysolfc",
-    is_flag=True,
-    help="Play the game exactly as PySolFC does, its rules and its layout (docs/pysolfc.md): in all but Indefatigable "
-    "a foundation's top card may come back, Ripple Fan moves runs.",
-)
+Command = TypeVar("Command", bound=Callable)
+
+
+def shared_options(*, html_help: str, layout_help: str) -> Callable[[Command], Command]:
+    """The options ``solve`` and ``winrate`` share, listed first by --help; each command words its own page
+    and what PySolFC's layout means to it."""
+    options = [
+        click.option("--game", "-g", required=True, help=GAME_HELP),
+        click.option("--worrying-back", is_flag=True, help="Let a foundation's top card come back to the tableau."),
+        click.option(
+            "--pysolfc",
+            is_flag=True,
+            help="Play the game exactly as PySolFC does, its rules and its layout (docs/pysolfc.md): in all but "
+            "Indefatigable a foundation's top card may come back, Ripple Fan moves runs.",
+        ),
+        click.option("--pysolfc-layout", is_flag=True, help=layout_help),
+        click.option(
+            "--timeout", "-t", type=float, default=60.0, show_default=True, help="Seconds per deal before `unknown`."
+        ),
+        click.option("--memory", "-m", default="2G", show_default=True, help="Memory per deal, e.g. 512M, 2G."),
+        click.option("--max-states", type=int, default=None, help="Positions per deal before `unknown`."),
+        click.option("--html", "html_file", type=click.Path(dir_okay=False, writable=True), help=html_help),
+    ]
+
+    def apply(command: Command) -> Command:
+        for option in reversed(options):  # as if stacked in this order: the first one on top
+            command = option(command)
+        return command
+
+    return apply
 
 
 THOUGHTFUL = (
@@ -162,12 +184,13 @@ def _shape(rules) -> str:
 
 
 @main.command("solve")
-@click.option("--game", "-g", required=True, help=GAME_HELP)
+@shared_options(
+    html_help="Also write a self-contained page that shows the deal and steps through the solution.",
+    layout_help="Solve the deal exactly as PySolFC lays it out, to play the answer there: in Good Measure it may "
+    "leave a King above another card, which the rules (and the default) slide to the bottom.",
+)
 @click.option("--deal", "-d", "number", type=int, help="A PySolFC game number.")
 @click.option("--board", "-b", "board_file", type=click.File("r"), help="A board file ('-' for standard input).")
-@click.option("--timeout", "-t", type=float, default=60.0, show_default=True, help="Seconds before `unknown`.")
-@click.option("--memory", "-m", default="2G", show_default=True, help="Memory for the search, e.g. 512M, 2G.")
-@click.option("--max-states", type=int, default=None, help="Positions to search before `unknown`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option(
     "--one-run",
@@ -210,20 +233,6 @@ def _shape(rules) -> str:
     metavar="SECONDS",
     help="Every SECONDS, print the time, positions searched and walked, and memory held to standard error.",
 )
-@click.option(
-    "--html",
-    "html_file",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Also write a self-contained page that shows the deal and steps through the solution.",
-)
-@click.option(
-    "--pysolfc-layout",
-    is_flag=True,
-    help="Solve the deal exactly as PySolFC lays it out, to play the answer there: in Good Measure it may "
-    "leave a King above another card, which the rules (and the default) slide to the bottom.",
-)
-@WORRYING_BACK
-@PYSOLFC
 def solve_command(
     game, number, board_file, timeout, memory, max_states, as_json, one_run, layered, checkpoint_file,
     checkpoint_every, report_every, html_file, pysolfc_layout, worrying_back, pysolfc,
@@ -291,7 +300,10 @@ def solve_command(
 
 
 @main.command("winrate")
-@click.option("--game", "-g", required=True, help=GAME_HELP)
+@shared_options(
+    html_help="Also write a self-contained report: the rate, its interval, plots, the lost and unknown deals.",
+    layout_help="Solve each deal exactly as PySolFC lays it out (see solve --help); the records say so.",
+)
 @click.option("--deals", "-d", "deal_range", help="PySolFC numbers, e.g. 1-1000 or 1-10,50-60.")
 @click.option("--count", "-n", type=int, help="Deals 1..N (instead of --deals).")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes [default: all cores].")
@@ -302,29 +314,13 @@ def solve_command(
     help="Records: JSON lines, or a compact table (a tenth the size) if the name ends in .tsv "
     "[default: winrate-GAME.jsonl].",
 )
-@click.option("--timeout", "-t", type=float, default=60.0, show_default=True, help="Seconds per deal.")
-@click.option("--memory", "-m", default="2G", show_default=True, help="Memory per deal, e.g. 512M, 2G.")
-@click.option("--max-states", type=int, default=None, help="Positions per deal before `unknown`.")
 @click.option("--scheduler", help="A Dask scheduler address (tcp://host:8786) to run the batch on.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
-@click.option(
-    "--html",
-    "html_file",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Also write a self-contained report: the rate, its interval, plots, the lost and unknown deals.",
-)
-@click.option(
-    "--pysolfc-layout",
-    is_flag=True,
-    help="Solve each deal exactly as PySolFC lays it out (see solve --help); the records say so.",
-)
 @click.option(
     "--shorten",
     is_flag=True,
     help="Shorten each winning line before recording its length, as solve does (slower; the verdicts are the same).",
 )
-@WORRYING_BACK
-@PYSOLFC
 def winrate_command(
     game,
     deal_range,
