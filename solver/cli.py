@@ -190,7 +190,7 @@ def _solve(request: SolveRequest) -> SolveResult:
         one_run=request.one_run,
         layered=request.layered,
         report=None if request.report_every is None else _print_progress,
-        report_every=request.report_every or 10.0,
+        report_every=request.report_every or 10.0,  # read only with a report
     )
     if request.checkpoint is None:
         return run()
