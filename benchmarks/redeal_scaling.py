@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_solve import machine  # noqa: E402
 from solver import GAMES, Budget, deal, solve, warm_up, with_pysolfc  # noqa: E402
-from solver.cli import parse_memory  # noqa: E402
+from solver.requests import parse_memory  # noqa: E402
 
 HEADER = [
     "game", "ranks", "cards in play", "piles", "deals", "won", "lost", "unknown", "lost: median positions",

@@ -1,17 +1,23 @@
-"""The `bakers solve` command: output, JSON, and exit status 2 on bad input."""
+"""The `bakers solve` command: output, JSON, and exit status 2 on bad input; the requests its options make."""
 
 import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from solver.cli import main, solve_command, winrate_command
 from solver.game.board import parse_board
 from solver.game.cards import card_text
 from solver.game.deals import deal, pysolfc_layout
 from solver.game.engine import REDEAL, Move, apply_move, is_solution, legal_moves
 from solver.game.rules import GAMES, with_pysolfc, with_worrying_back
+from solver.requests import InputError, Limits, SolveRequest, WinrateRequest, parse_memory
+from solver.search import Budget
 
 
 def run(*args, stdin=None):
@@ -275,3 +281,228 @@ def test_a_deal_lost_by_the_rules_won_in_pysolfc_by_a_card_back_from_its_foundat
     assert all(" from foundation onto " in m["text"] for m in backs)
     rules = with_pysolfc(GAMES["cruel"])
     assert is_solution(pysolfc_layout(rules, 924), record_moves(record), rules)
+
+
+# The requests, made without the command line: every check, its message and exit status 2, every derived field.
+
+
+def refusal(make) -> InputError:
+    """The InputError that ``make()`` raises: exit status 2 and a message of one line."""
+    with pytest.raises(InputError) as refused:
+        make()
+    assert refused.value.exit_code == 2 and "\n" not in refused.value.format_message()
+    return refused.value
+
+
+@pytest.fixture
+def board_file(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(deal(GAMES["bakers-dozen"], 5).to_text())
+    with path.open() as file:
+        yield file
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"game": "klondike", "number": 1}, "unknown game 'klondike'"),
+        ({"game": "/no/such/variant.toml", "number": 1}, "/no/such/variant.toml: cannot read it"),
+        ({"game": "cruel", "number": 1, "pysolfc": True, "worrying_back": True},
+         "give at most one of --pysolfc and --worrying-back (PySolFC's rules say where cards come back)"),
+        ({"game": "bakers-dozen"}, "give exactly one of --deal NUMBER and --board FILE"),
+        ({"game": "bakers-dozen", "number": 1, "timeout": 0}, "--timeout 0: give a positive number of seconds"),
+        ({"game": "bakers-dozen", "number": 1, "timeout": -1.5}, "--timeout -1.5: give a positive number of seconds"),
+        ({"game": "bakers-dozen", "number": 1, "timeout": float("nan")}, "--timeout nan: give a positive"),
+        ({"game": "bakers-dozen", "number": 1, "timeout": float("inf")}, "--timeout inf: give a positive"),
+        ({"game": "bakers-dozen", "number": 1, "max_states": 0}, "--max-states must be positive"),
+        ({"game": "bakers-dozen", "number": 1, "report_every": 0.0},
+         "--report-every must be a positive number of seconds"),
+        ({"game": "bakers-dozen", "number": 1, "one_run": True, "layered": True},
+         "give at most one of --one-run and --layered"),
+        ({"game": "bakers-dozen", "number": 1, "checkpoint_file": "x.ckpt"},
+         "--checkpoint needs --one-run or --layered: the default schedule's restarts, beams and walks keep state"),
+        ({"game": "bakers-dozen", "number": 1, "one_run": True, "checkpoint_every": 0.0},
+         "--checkpoint-every must be a positive number of seconds"),
+        ({"game": "bakers-dozen", "number": 0}, "out of range"),
+        ({"game": "portuguese-solitaire", "number": 1, "layered": True},
+         "Portuguese Solitaire: --layered: the layered search needs"),
+        ({"game": "bakers-dozen", "number": 1, "memory": "lots"},
+         "--memory 'lots': give bytes or a size like 512M or 2G"),
+        ({"game": "bakers-dozen", "number": 1, "memory": "1K"}, "--memory '1K': at least 64K is needed"),
+        ({"game": "bakers-dozen", "number": 1, "memory": "100T"}, "--memory '100T': this machine has"),
+        # The first wrong option is the one named: the game before the numbers, the deal before the memory.
+        ({"game": "klondike", "timeout": 0}, "unknown game 'klondike'"),
+        ({"game": "bakers-dozen", "timeout": 0, "max_states": 0}, "give exactly one of --deal NUMBER"),
+        ({"game": "bakers-dozen", "number": 0, "memory": "lots"}, "out of range"),
+        ({"game": "bakers-dozen", "number": 1, "one_run": True, "layered": True, "checkpoint_every": 0.0},
+         "give at most one of --one-run and --layered"),
+    ],
+)  # fmt: skip
+def test_a_solve_request_refuses_each_bad_option_with_its_message(options, message):
+    assert message in refusal(lambda: SolveRequest.from_options(**options)).message
+
+
+def test_a_solve_request_refuses_two_boards_a_layout_without_a_deal_and_a_file_that_is_no_text(board_file, tmp_path):
+    both = refusal(lambda: SolveRequest.from_options(game="bakers-dozen", number=1, board_file=board_file))
+    assert both.message == "give exactly one of --deal NUMBER and --board FILE"
+    layout = refusal(lambda: SolveRequest.from_options(game="bakers-dozen", board_file=board_file, pysolfc_layout=True))
+    assert layout.message == "--pysolfc-layout needs --deal NUMBER"
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe\x00 not text")
+    with binary.open() as file:
+        refused = refusal(lambda: SolveRequest.from_options(game="bakers-dozen", board_file=file))
+    assert refused.message == f"board {binary}: not a text file (UTF-8)"
+
+
+def test_a_solve_request_refuses_rules_the_solver_cannot_decide(monkeypatch):
+    monkeypatch.setattr("solver.requests.unsupported", lambda rules: "no such premise holds")
+    refused = refusal(lambda: SolveRequest.from_options(game="bakers-dozen", number=1))
+    assert refused.message == "Baker's Dozen: no such premise holds"
+
+
+def test_a_solve_request_of_a_numbered_deal_holds_it_as_the_rules_lay_it_out():
+    request = SolveRequest.from_options(game="good-measure", number=2, memory="512M", max_states=1000)
+    assert request.board == deal(GAMES["good-measure"], 2) and request.rules == GAMES["good-measure"]
+    assert request.source == "PySolFC deal 2" and request.number == 2
+    assert not request.pysolfc_layout and request.layout == "rules"
+    assert request.limits == Limits(seconds=60.0, memory=512 << 20, states=1000)
+    assert request.limits.budget() == Budget(seconds=60.0, memory=512 << 20, states=1000)
+    assert request.checkpoint is None and request.report_every is None and not request.as_json
+
+
+def test_a_solve_request_takes_pysolfc_s_layout_on_request_and_with_pysolfc_s_rules_for_a_deal():
+    asked = SolveRequest.from_options(game="good-measure", number=2, pysolfc_layout=True)
+    assert asked.pysolfc_layout and asked.layout == "pysolfc"
+    assert asked.board == pysolfc_layout(GAMES["good-measure"], 2) != deal(GAMES["good-measure"], 2)
+    assert asked.source == "PySolFC deal 2, laid out exactly as PySolFC deals it"
+    implied = SolveRequest.from_options(game="cruel", number=7, pysolfc=True)
+    rules = with_pysolfc(GAMES["cruel"])
+    assert implied.pysolfc_layout and implied.layout == "pysolfc" and implied.rules == rules
+    assert implied.board == pysolfc_layout(rules, 7)
+
+
+def test_a_solve_request_of_a_board_file_keeps_the_rules_layout_even_with_pysolfc_s_rules(board_file):
+    request = SolveRequest.from_options(game="bakers-dozen", board_file=board_file, pysolfc=True)
+    assert request.rules == with_pysolfc(GAMES["bakers-dozen"]) and request.number is None
+    assert not request.pysolfc_layout and request.layout == "rules"
+    assert request.board == deal(GAMES["bakers-dozen"], 5) and request.source == f"board {board_file.name}"
+
+
+def test_a_solve_request_names_a_deal_of_a_short_deck_without_pysolfc_and_plays_worrying_back(tmp_path):
+    variant = tmp_path / "small.toml"
+    variant.write_text('name = "small"\nranks = 5\npiles = 5\n')
+    assert SolveRequest.from_options(game=str(variant), number=3).source == "deal 3"
+    worrying = SolveRequest.from_options(game="good-measure", number=5, worrying_back=True)
+    assert worrying.rules == with_worrying_back(GAMES["good-measure"])
+
+
+def test_a_solve_request_holds_its_search_and_its_files():
+    request = SolveRequest.from_options(
+        game="good-measure", number=1, layered=True, checkpoint_file="run.ckpt", checkpoint_every=5.0,
+        report_every=0.5, html_file="page.html", as_json=True,
+    )  # fmt: skip
+    assert request.layered and not request.one_run and request.as_json
+    assert request.checkpoint == Path("run.ckpt") and request.checkpoint_every == 5.0
+    assert request.report_every == 0.5 and request.html == "page.html"
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"game": "klondike", "count": 2}, "unknown game 'klondike'"),
+        ({"game": "cruel", "count": 2, "pysolfc": True, "worrying_back": True},
+         "give at most one of --pysolfc and --worrying-back"),
+        ({"game": "bakers-dozen"}, "give exactly one of --deals RANGE and --count N"),
+        ({"game": "bakers-dozen", "deal_range": "1-3", "count": 3}, "give exactly one of --deals RANGE and --count N"),
+        ({"game": "bakers-dozen", "count": 0}, "--count must be at least 1"),
+        ({"game": "bakers-dozen", "count": 2, "timeout": 0}, "--timeout 0: give a positive number of seconds"),
+        ({"game": "bakers-dozen", "count": 2, "max_states": -1}, "--max-states must be positive"),
+        ({"game": "bakers-dozen", "count": 2, "jobs": 0}, "--jobs must be at least 1"),
+        ({"game": "bakers-dozen", "deal_range": "9-3"}, "deal range '9-3' is reversed"),
+        ({"game": "bakers-dozen", "deal_range": "a"}, "deal range 'a': write FIRST-LAST, e.g. 1-1000"),
+        ({"game": "bakers-dozen", "count": 2, "memory": "lots"}, "--memory 'lots': give bytes or a size"),
+        ({"game": "bakers-dozen", "count": 2, "output": "/dev/null"}, "/dev/null is not a regular file"),
+        ({"game": "bakers-dozen", "count": 2, "output": "/no/such/folder/x.jsonl"},
+         "/no/such/folder/x.jsonl: there is no folder /no/such/folder"),
+        # The first wrong option is the one named.
+        ({"game": "bakers-dozen", "count": 0, "jobs": 0, "memory": "x"}, "--count must be at least 1"),
+        ({"game": "bakers-dozen", "deal_range": "9-3", "memory": "x", "output": "/dev/null"}, "is reversed"),
+        ({"game": "bakers-dozen", "count": 2, "memory": "x", "output": "/dev/null"}, "--memory 'x'"),
+    ],
+)  # fmt: skip
+def test_a_winrate_request_refuses_each_bad_option_with_its_message(options, message):
+    assert message in refusal(lambda: WinrateRequest.from_options(**options)).message
+
+
+def test_a_winrate_request_of_a_count_is_deals_one_to_n_recorded_under_the_game_s_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    request = WinrateRequest.from_options(game="bakers-dozen", count=5)
+    assert request.numbers == [1, 2, 3, 4, 5] and request.deals_text == "1-5"
+    assert request.output == Path("winrate-bakers-dozen.jsonl")
+    assert request.workers == (os.cpu_count() or 1) and request.scheduler is None and request.progress
+    assert request.limits == Limits(seconds=60.0, memory=2 << 30, states=None)
+    assert not request.pysolfc_layout and request.layout == "rules" and not request.shorten
+    pysolfc = WinrateRequest.from_options(game="cruel", count=1, pysolfc=True)
+    assert pysolfc.output == Path("winrate-cruel-pysolfc.jsonl")
+
+
+def test_a_winrate_request_of_a_range_keeps_its_text_and_its_options(tmp_path):
+    out = tmp_path / "bd.tsv"
+    request = WinrateRequest.from_options(
+        game="bakers-dozen", deal_range="1-3,7,2", jobs=3, output=str(out), timeout=5.0, memory="1G",
+        max_states=100, scheduler="tcp://host:8786", progress=False, html_file="report.html", shorten=True,
+    )  # fmt: skip
+    assert request.numbers == [1, 2, 3, 7] and request.deals_text == "1-3,7,2" and request.output == out
+    assert request.workers == 3 and request.scheduler == "tcp://host:8786" and not request.progress
+    assert request.limits == Limits(seconds=5.0, memory=1 << 30, states=100)
+    assert request.html == "report.html" and request.shorten
+
+
+def test_a_winrate_request_takes_pysolfc_s_layouts_on_request_and_with_pysolfc_s_rules(tmp_path):
+    out = str(tmp_path / "x.jsonl")
+    asked = WinrateRequest.from_options(game="good-measure", count=2, output=out, pysolfc_layout=True)
+    assert asked.pysolfc_layout and not asked.pysolfc and asked.layout == "pysolfc"
+    implied = WinrateRequest.from_options(game="cruel", count=2, output=out, pysolfc=True)
+    assert implied.pysolfc_layout and implied.pysolfc and implied.layout == "pysolfc"
+    assert implied.rules == with_pysolfc(GAMES["cruel"])
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("300000000", 300_000_000), ("64K", 1 << 16), ("512M", 512 << 20), ("1.5GiB", 3 << 29), (" 2g ", 2 << 30)],
+)
+def test_memory_sizes(text, expected):
+    assert parse_memory(text) == expected
+
+
+def test_the_options_solve_and_winrate_share_are_the_same_options():
+    def shared(command) -> dict:
+        """Each shared option's declaration but its help (the page and the layout are worded per command)."""
+        names = ("game", "worrying_back", "pysolfc", "pysolfc_layout", "timeout", "memory", "max_states", "html_file")
+        declared = {p.name: p.to_info_dict() for p in command.params if p.name in names}
+        return {name: {k: v for k, v in info.items() if k != "help"} for name, info in declared.items()}
+
+    assert len(shared(solve_command)) == 8 and shared(solve_command) == shared(winrate_command)
+    assert shared(solve_command)["timeout"]["default"] == 60.0 and shared(solve_command)["memory"]["default"] == "2G"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["solve", "--help"],
+        ["solve", "-g", "bakers-dozen", "-d", "1", "--memory", "lots"],
+        ["solve", "-g", "bakers-dozen", "-d", "1", "--one-run", "--checkpoint-every", "0"],
+        ["winrate", "-g", "bakers-dozen", "-n", "2", "-j", "0"],
+    ],
+)
+def test_help_and_a_refused_option_do_not_load_numba(args):
+    """numba takes a good part of a second to load: --help and most refusals answer without it."""
+    probe = (
+        "import sys; from solver.cli import main\n"
+        "try:\n    main(sys.argv[1:], prog_name='bakers')\n"
+        "except SystemExit as stop:\n    print(stop.code, 'numba' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=root, timeout=60)
+    assert out.stdout.split()[-2:] == ["2" if len(args) > 2 else "0", "False"], (out.stdout, out.stderr)

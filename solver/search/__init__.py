@@ -10,9 +10,11 @@ One room per concern:
 - one driver per kernel, each a search of the protocol: :mod:`.dfs` (the depth-first search),
   :mod:`.streamline` (the depth-first search that forgets suits), :mod:`.beam`, :mod:`.roottest` (the
   root's capacity test to its end), :mod:`.walks` (the suit-blind walks), :mod:`.layered`;
+- :mod:`.strict`: under PySolFC's rules, the game's strict rules searched first;
 - :mod:`.checkpoint`: a long search written to a file, and read back;
 - :mod:`.shorten`: the detours cut out of a winning line;
-- :mod:`.warm`: ``warm_up()``, which compiles the kernels once per version, before any clock starts;
+- :mod:`.warm`: ``warm_up()``, which compiles the kernels once per version, before any clock starts, and
+  ``is_warm()``, whether this version's are compiled already;
 - :mod:`.schedule`: the tuning, one frozen value;
 - :mod:`.result`: the budget, the result and its record, progress reports;
 - :mod:`.arrays`: rules and positions as the kernels read them, kernel moves as engine moves;
@@ -24,9 +26,9 @@ from ..words import LOST, UNKNOWN, WON
 from .result import Budget, Progress, SolveResult
 from .schedule import Schedule
 from .solve import solve
-from .warm import warm_up
+from .warm import is_warm, warm_up
 
 __all__ = [
     "LOST", "UNKNOWN", "WON", "Budget", "Progress", "Schedule", "SolveResult", "UnsupportedRulesError",
-    "check_supported", "solve", "warm_up",
+    "check_supported", "is_warm", "solve", "warm_up",
 ]  # fmt: skip
