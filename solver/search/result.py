@@ -47,6 +47,7 @@ class SolveResult:
     root_test_positions: int = 0  # abstract positions the root's capacity test searched
     trapped: tuple[int, ...] = ()  # the cards a trap at the deal keeps from ever coming up (kernels/trap.py)
     strict_verdict: str = ""  # under PySolFC's rules: the strict game's verdict on the layout (search/strict.py)
+    strict_positions: int = 0  # ... and the positions its search took (in ``states`` too)
 
     def hold(self, memory: int) -> None:
         """Note that the searches held ``memory`` bytes at once."""
@@ -59,7 +60,7 @@ class SolveResult:
             return "a winning line was found and replayed legally"
         if self.verdict == UNKNOWN:
             return f"the {self.reason} budget ran out first"
-        if self.found_by in (DEPTH_FIRST, LAYERS) and self.states == 0:
+        if self.found_by in (DEPTH_FIRST, LAYERS) and self.states == self.strict_positions:  # none but the probe's
             return "proved lost at the deal itself, before any search: even looser rules cannot clear the table"
         if self.found_by in (TRAP, PILES_TRAP) and self.trapped:
             return f"{self._why_lost()}; never up: {' '.join(card_text(card) for card in self.trapped)}"
@@ -82,6 +83,10 @@ class SolveResult:
             "the first piles under cards that cannot move, and every redeal deals them back there",
         }.get(self.found_by, "")
 
+    def _strict_fields(self) -> dict:
+        """Where the strict probe ran (PySolFC's rules): its verdict and positions."""
+        return {"strict": self.strict_verdict, "strict_positions": self.strict_positions} if self.strict_verdict else {}
+
     def record(self) -> dict:
         """The fields of a batch record or a ``--json`` answer that say what the solve found.  The walks'
         keys keep the walk's first name, "chain": records on disk and scripts read them so."""
@@ -100,7 +105,7 @@ class SolveResult:
             "chain_named": self.walk_named_low,
             "chain_named_high": self.walk_named_high,
             "root_test_positions": self.root_test_positions,
-            **({"strict": self.strict_verdict} if self.strict_verdict else {}),  # where the strict probe ran
+            **self._strict_fields(),
         }
 
 

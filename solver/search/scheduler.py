@@ -32,7 +32,7 @@ from ..game.engine import Move
 from ..kernels import capacity, codes
 from ..kernels.codes import PAUSED
 from ..kernels.position import seed_random
-from ..words import LOST, REASON_MEMORY, REASON_TIME, STREAMLINED, WON
+from ..words import LOST, REASON_MEMORY, REASON_TIME, STREAMLINED, UNKNOWN, WON
 from .beam import Beam, beam_bytes
 from .checkpoint import Keeper
 from .dfs import DepthFirst
@@ -146,6 +146,7 @@ class Scheduler:
         self.holdings = Holdings(root)
         self.side: SideSearches | None = None
         self.streamlined: Streamlined | None = None
+        self.probe_positions = 0  # the strict probe's: in the budget's count, not in the schedule's triggers
         self.reason = ""  # why the outcome is OPEN: the budget that ran out
         self.root_test_done = keeper.counters.get("root_test_done", False)  # a root test cut short runs again
         if keeper.counters:
@@ -159,6 +160,7 @@ class Scheduler:
             probe = self._strict_probe()
             if probe.outcome() == WON:
                 self.result.found_by = probe.found_by
+                self.result.states += self.probe_positions
                 return WON, probe.winning_line()
         if not self.plan.root_test_first:
             self.root_test_done = True
@@ -175,8 +177,8 @@ class Scheduler:
             self.reason = REASON_MEMORY
             return OPEN, []
         finally:
-            if self.streamlined is not None:
-                self.result.states += self.streamlined.positions()
+            self.result.states += self._streamlined_positions() + self.probe_positions
+            self.holdings.searches.clear()  # what the searches hold goes with them, not with the result
 
     def _strict_probe(self) -> StrictProbe:
         """Under PySolFC's rules, the game's strict rules first (:mod:`.strict`), with ``Schedule.strict_share``
@@ -185,9 +187,16 @@ class Scheduler:
         deadline = None if budget.seconds is None else self.clock.began + share * budget.seconds
         up_to = None if budget.states is None else max(1, int(share * budget.states))
         memory = budget.memory - self.root.bytes()
-        probe = StrictProbe(self.root.board, self.plan.premises.strict, replace(budget, memory=memory), self.schedule)
-        probe.advance(deadline, up_to)
-        result.states += probe.positions()
+        probe = StrictProbe(
+            self.root.board, self.plan.premises.strict, replace(budget, memory=memory), self.schedule,
+            self.clock.report, self.clock.every,
+        )  # fmt: skip
+        try:
+            probe.advance(deadline, up_to)
+        except (MemoryError, OSError):  # the system refused memory the budget allowed: a strict unknown
+            probe.strict_verdict = UNKNOWN
+        self.probe_positions = probe.positions()
+        result.strict_positions = probe.positions()
         result.hold(self.root.bytes() + probe.result.memory)
         result.strict_verdict = probe.strict_verdict
         return probe
@@ -256,27 +265,30 @@ class Scheduler:
         if scored:
             cap = min(cap, self.plan.scored_run)
         if self.budget.states is not None:
-            left = self.budget.states - result.states - self._streamlined_positions()
+            left = self.budget.states - result.states - self._streamlined_positions() - self.probe_positions
             cap = left if cap is None or left <= cap else cap
         seed_random(restarts)
         memory = replace(self.budget, memory=self.plan.depth_first_memory)
         run = DepthFirst(self.root, memory, min(restarts, schedule.max_noise), before, scored=scored)
         self.holdings.hold("depth-first", run)
-        run.on_slice = self._slice_done
         saved = self.keeper.take_arrays()
         if saved is not None:
             run.restore(saved)
             run.status = self.keeper.counters["status"]
-        run.advance(self.clock.deadline, cap)
+            del saved  # a table's size: not to be held beside the run's own
+        run.on_slice = self._slice_done
+        try:
+            run.advance(self.clock.deadline, cap)
+        finally:
+            run.on_slice = None  # no cycle between the run and this scheduler: their memory goes with them
         return run
 
     def _budget_spent(self, run: DepthFirst) -> bool:
         """Whether the restarts end here without a verdict: time or memory ran out, the positions did, or
         the one run ended; ``reason`` says which."""
         self.reason = run.reason
-        spent = self.budget.states is not None and self.result.states + self._streamlined_positions() >= (
-            self.budget.states
-        )
+        searched = self.result.states + self._streamlined_positions() + self.probe_positions
+        spent = self.budget.states is not None and searched >= self.budget.states
         return run.reason in (REASON_TIME, REASON_MEMORY) or spent or self.plan.mode == ONE_RUN
 
     def _streamline(self) -> bool:
@@ -290,7 +302,8 @@ class Scheduler:
             if due is None or searched < due[0]:
                 break
             streamlined.stage += 1
-            up_to = due[1] if self.budget.states is None else min(due[1], self.budget.states - searched)
+            left = None if self.budget.states is None else self.budget.states - searched - self.probe_positions
+            up_to = due[1] if left is None else min(due[1], left)
             streamlined.advance(self.clock.deadline, up_to)
         return streamlined.outcome() == WON
 
@@ -324,7 +337,10 @@ class Scheduler:
         if saved is not None:
             search.restore(saved)
         search.on_slice = self._layer_slice_done
-        search.advance(self.clock.deadline)
+        try:
+            search.advance(self.clock.deadline)
+        finally:
+            search.on_slice = None
         if search.outcome() == OPEN:
             self.keeper.keep(search, partial(self._counters, search), undecided=True)
         result.states, result.dead_ends = search.positions(), search.dead

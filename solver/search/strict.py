@@ -17,6 +17,7 @@ PySolFC's own search takes the rest.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..game.board import Board
@@ -26,7 +27,7 @@ from ..words import LOST, STRICT, UNKNOWN, WON
 from .checkpoint import Keeper
 from .plan import Plan
 from .protocol import OPEN, NotSaveable
-from .result import Budget, SolveResult
+from .result import Budget, Progress, SolveResult
 from .root import Root
 from .schedule import Schedule
 
@@ -38,9 +39,14 @@ class StrictProbe(NotSaveable):
     found_by = STRICT
     reason = ""
 
-    def __init__(self, board: Board, strict: Rules, budget: Budget, schedule: Schedule):
-        """``budget``: the probe's memory and positions (its time is the deadline ``advance`` is given)."""
+    def __init__(
+        self, board: Board, strict: Rules, budget: Budget, schedule: Schedule,
+        report: Callable[[Progress], None] | None = None, report_every: float = 10.0,
+    ) -> None:  # fmt: skip
+        """``budget``: the probe's memory and positions (its time is the deadline ``advance`` is given);
+        ``report``: called with the strict search's progress every ``report_every`` seconds."""
         self.board, self.strict, self.budget, self.schedule = board, strict, budget, schedule
+        self.report, self.report_every = report, report_every
         self.result = SolveResult(UNKNOWN)  # the strict game's
         self.strict_verdict = ""  # WON, LOST or UNKNOWN once it has run
         self.line: list[Move] = []
@@ -58,7 +64,7 @@ class StrictProbe(NotSaveable):
         if root.trap() is not None:
             self.strict_verdict = LOST
             return
-        clock = Clock(replace(budget, seconds=None), deadline=deadline)
+        clock = Clock(replace(budget, seconds=None), self.report, self.report_every, deadline)
         outcome, self.line = Scheduler(root, plan, budget, self.result, clock, Keeper(None, {})).decide()
         self.strict_verdict = {WON: WON, LOST: LOST}.get(outcome, UNKNOWN)
 
