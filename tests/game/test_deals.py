@@ -135,7 +135,7 @@ def test_bad_deal_numbers(number):
 # then dealt in rows from the talon's end as its startGame does): pinned for the redeal games, Castles in
 # Spain, Martha and Vineyard (whose last two cards go to piles 1 and 2); and for the two-deck games, whose
 # 104 cards PySolFC shuffles deck by deck in suit and rank order, with no rank-major rearrangement.
-PYSOLFC_LAYOUTS = json.loads(Path(__file__).with_name("pysolfc_layouts.json").read_text())
+PYSOLFC_LAYOUTS = json.loads((Path(__file__).parent.parent / "pysolfc_layouts.json").read_text())
 
 
 @pytest.mark.parametrize("key", sorted(PYSOLFC_LAYOUTS))
