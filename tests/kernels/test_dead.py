@@ -1,9 +1,17 @@
-"""The first dead test, the greedy relaxation (solver/kernels/dead.py), on positions whose fate is known by hand."""
+"""The first dead test, the greedy relaxation (solver/kernels/dead.py): on positions whose fate is known by
+hand, and held to the plain relaxed game of tests/naive.py on the positions of tests/rule_walks.py (every
+game, worrying back, PySolFC's rules, random variants; redeals left and spent), counting where it fires."""
+
+from collections import Counter
 
 import numpy as np
+import pytest
+from harness import KernelPosition
+from naive import first_pile_trap_plainly, relaxed_dead_plainly
+from rule_walks import NAMES, POSITIONS, positions
 
 from solver.game.board import parse_board
-from solver.game.rules import GAMES
+from solver.game.rules import GAMES, with_worrying_back
 from solver.kernels import codes
 from solver.kernels import dead as D
 from solver.search.arrays import kernel_rules, state_arrays
@@ -37,3 +45,39 @@ def test_cards_already_up_host_nothing():
 def test_a_winnable_position_is_not_dead():
     text = "3C 2C AC\n3D 2D AD\n3H 2H AH\n3S 2S AS"
     assert not relaxed_dead(text, BD3)
+
+
+def dead_counts(name: str) -> Counter:
+    """Hold ``relaxed_dead`` to the plain relaxed game on the positions of ``name``; count what happened."""
+    seen = Counter()
+    for rules, board in positions(name):
+        k = KernelPosition(board, rules)
+        dead = relaxed_dead_plainly(board, rules)
+        assert k.relaxed_dead() == dead, (name, dead, rules, board.to_text(rules))
+        applies = board.redeals == 0 and not (rules.sequence_moves and rules.both_ways)
+        trapped = bool(first_pile_trap_plainly(board, rules))  # the other dead test (solver/kernels/trap.py)
+        assert k.dead_here() == ((applies and dead) or trapped), (name, rules, board.to_text(rules))
+        seen["positions"] += 1
+        seen["dead"] += dead
+        seen["dead where it applies"] += applies and dead
+    return seen
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_relaxed_dead_is_the_plain_relaxed_game_s(name):
+    """``relaxed_dead`` decides as the plain relaxed game's fixed point, and the search applies it
+    (``dead_here``) exactly where its proof holds: no redeal left, and no runs where building goes both ways
+    (beside the first pile's trap, held to its own plain model)."""
+    seen = dead_counts(name)
+    assert seen["positions"] >= POSITIONS and seen["dead where it applies"] >= 20, seen
+    assert seen["positions"] - seen["dead"] >= 100, seen
+
+
+def test_with_worrying_back_a_card_up_hosts_in_the_relaxed_game():
+    """Where it matters, which walks rarely meet (no position of the walks above): 2S, on AS, has no host
+    in the tableau, so the relaxed game is stuck; with worrying back, 3C, 3D and 3H are up and count as
+    hosts, so 2S leaves and the rest follow.  (The real game is lost all the same: nothing hosts a Three.)"""
+    rules = GAMES["bakers-dozen"].reduced(3, 3)
+    board = parse_board("Foundations: C-3 D-3 H-3\n3S AS 2S\n-\n-\n").validate(rules)
+    for game, dead in ((rules, True), (with_worrying_back(rules), False)):
+        assert relaxed_dead_plainly(board, game) == dead == KernelPosition(board, game).relaxed_dead()

@@ -9,20 +9,23 @@ exactly, and the incremental hash is the hash computed afresh.
 """
 
 import random
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
 import pytest
 from corpus import PYSOLFC, SPENT, boards
 from harness import KernelPosition
-from naive import back_as_from_the_higher, quotient
+from naive import back_as_from_the_higher, kernel_moves_plainly, lone_moves, quotient
+from rule_walks import NAMES, POSITIONS, RULES, positions
 
 from solver.game.board import Board
 from solver.game.cards import rank_of
 from solver.game.deals import deal, pysolfc_layout
 from solver.game.engine import Move, apply_move, legal_moves
-from solver.game.rules import GAMES, UNLIMITED, with_pysolfc
+from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES, UNLIMITED, with_pysolfc
 from solver.kernels import position as P
+from solver.kernels.codes import M_LONE
 from solver.search.arrays import down_mask, engine_move, kernel_card, position_keys, state_arrays
 
 FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].redeals) or GAMES[g].decks > 1]
@@ -177,3 +180,44 @@ def test_royal_family_s_tall_piles_fit_the_kernel_s_rows(pysolfc):
             assert k.board.shape[1] > max(len(p) for p in board.piles)
             tallest = max(tallest, max(len(p) for p in board.piles))
     assert tallest > 4 + rules.ranks + 1, tallest  # past the rows a deck's ranks would give
+
+
+def moves_counts(name: str) -> Counter:
+    """Hold ``generate_moves`` to the plain rules on the positions of ``name``; count what happened."""
+    seen = Counter()
+    for rules, board in positions(name):
+        k = KernelPosition(board, rules)
+        kernel = [engine_move(s, d) for s, d in k.moves()]
+        assert len(set(kernel)) == len(kernel), (name, kernel, board.to_text(rules))
+        expected = kernel_moves_plainly(board, rules)
+        assert set(kernel) == expected, (name, set(kernel) ^ expected, rules, board.to_text(rules))
+        lone = lone_moves(board, rules)
+        sources = {m.source for m in lone if board.piles[m.source] not in board.piles[: m.source]}  # (twins skipped)
+        assert k.meta[M_LONE] == len(sources), (name, board.to_text(rules))
+        seen["positions"] += 1
+        seen["lone rule fired"] += bool(lone)
+        lone_onto_a_card = any(
+            m.source >= 0 and m.target is not None and board.piles[m.target] and len(board.piles[m.source]) == 1
+            for m in expected
+        )
+        seen["a lone card kept its moves"] += lone_onto_a_card
+        if lone_onto_a_card and board.redeals == 0 and rules.empty_pile == EMPTY_KING:
+            seen["a King above another card keeps them"] += 1
+    return seen
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_generated_moves_are_the_plain_rules_s(name):
+    """``generate_moves`` writes each move the plain rules keep once, and no other: the lone-card rule's
+    removals exactly (counted in ``meta[M_LONE]`` once per pile), no more."""
+    seen = moves_counts(name)
+    rules = RULES.get(name)
+    assert seen["positions"] >= POSITIONS, seen
+    if name == "variants":
+        assert seen["lone rule fired"] >= 20 and seen["a lone card kept its moves"] >= 20, seen
+    elif rules.worrying_back or rules.sequence_moves or rules.empty_pile == EMPTY_ANY:
+        assert seen["lone rule fired"] == 0 and seen["a lone card kept its moves"] >= 20, seen
+    else:
+        assert seen["lone rule fired"] >= 30, seen
+        assert seen["a lone card kept its moves"] >= 20 or not rules.redeals, seen  # with a redeal left
+        assert seen["a King above another card keeps them"] >= 10 or rules.empty_pile != EMPTY_KING, seen
