@@ -14,7 +14,7 @@ from solver.batch import BatchError, exclusive, parse_deals, read_records, run_b
 from solver.cli import main
 from solver.game.rules import GAMES, with_worrying_back
 from solver.processes import WorkerDied, map_chunks
-from solver.search import Budget
+from solver.search import Budget, Schedule
 
 BD = GAMES["bakers-dozen"]
 # A states budget (not a clock) keeps every verdict deterministic.
@@ -387,3 +387,12 @@ def test_a_ctrl_c_as_a_worker_starts_waits_for_its_initializer():
     got = list(map_chunks(lambda n: (n, sorted(signal.pthread_sigmask(signal.SIG_BLOCK, []))), [[1]], 1, initializer))
     assert got == [[(1, sorted(mask))]]  # and the worker's mask is this process's again
     assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == mask
+
+
+def test_a_batch_record_says_which_search_proved_a_loss():
+    from solver.batch import solve_record
+
+    record = solve_record("good-measure", 82, Budget(seconds=30), Schedule(walks_after=0))
+    assert record["verdict"] == "lost" and record["found_by"] == "suit-blind" and record["chain_positions"] > 0
+    record = solve_record("good-measure", 1, Budget(seconds=30), Schedule(walks_after=0))  # lost at the root
+    assert record["verdict"] == "lost" and record["found_by"] == "depth-first" and record["chain_positions"] == 0
