@@ -1,16 +1,18 @@
-"""The kernels play the rules of the reference engine: their moves, redeals, runs and hashes.
+"""Move generation (solver/kernels/moves.py, ``generate_moves``), with the lone-card rule: the kernels
+play the rules of the reference engine, their moves, redeals, runs and hashes.
 
 Random walks through small deals of every game of the family: at each
 position the kernel's moves are the engine's legal moves (all of them while
 a redeal is left; once none is, all but those the pruning rules of
 solver/kernels/moves.py drop, and only those), each move the kernel plays
 and takes back gives the engine's position and restores the old one
-exactly, and the incremental hash is the hash computed afresh.
+exactly, and the incremental hash is the hash computed afresh.  Then the
+moves held exactly to the plain rules of tests/naive.py, the lone-card
+rule's removals counted, on the positions of tests/rule_walks.py.
 """
 
 import random
 from collections import Counter
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -20,13 +22,11 @@ from naive import back_as_from_the_higher, kernel_moves_plainly, lone_moves, quo
 from rule_walks import NAMES, POSITIONS, RULES, positions
 
 from solver.game.board import Board
-from solver.game.cards import rank_of
-from solver.game.deals import deal, pysolfc_layout
 from solver.game.engine import Move, apply_move, legal_moves
-from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES, UNLIMITED, with_pysolfc
+from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES
 from solver.kernels import position as P
 from solver.kernels.codes import M_LONE
-from solver.search.arrays import down_mask, engine_move, kernel_card, position_keys, state_arrays
+from solver.search.arrays import down_mask, engine_move
 
 FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].redeals) or GAMES[g].decks > 1]
 
@@ -119,67 +119,6 @@ def _compare_walks(walks) -> tuple[int, int, int, int, int]:
             worried += move.source < 0 and not move.is_redeal
             board = child
     return checked, redeals, runs, turned, worried
-
-
-@pytest.mark.parametrize("game", FAMILY)
-def test_keys_tell_apart_what_a_redeal_tells_apart(game):
-    """Two positions with the same piles in another order, or another number of redeals left, differ
-    where a redeal is left; alike once none is."""
-    rules, board = boards(f"small/{game}")[7]
-    zob = position_keys(rules)
-    swapped = replace(board, piles=(board.piles[1], board.piles[0], *board.piles[2:]))
-
-    def key(b: Board) -> list[int]:
-        piles, heights, _ = state_arrays(b, rules)
-        return list(P.position_hash(piles, heights, zob, b.redeals, down_mask(b, rules)))
-
-    # Two decks key cards by place (position.py, "Hash"): pile order tells positions apart there too.
-    assert board.piles[0] != board.piles[1] and (key(board) != key(swapped)) == (rules.redeals != 0 or rules.decks > 1)
-    if rules.redeals not in (0, UNLIMITED):
-        spent = Board(board.piles, board.foundations, redeals=0)
-        assert key(spent) != key(board)
-        spent_swapped = Board(swapped.piles, board.foundations, redeals=0)
-        assert (key(spent) == key(spent_swapped)) == (rules.redeals == 0)
-
-
-def test_royal_family_cards_turn_over_for_the_kernel():
-    rules = GAMES["royal-family"]
-    assert [rank_of(kernel_card(c, rules)) for c in (48, 0, 20)] == [1, 13, 8]
-
-
-@pytest.mark.parametrize("game", ["castles-in-spain", "martha"])
-def test_keys_tell_a_face_down_card_from_a_face_up_one(game):
-    rules, board = boards(f"small/{game}")[7]
-    zob = position_keys(rules)
-    piles, heights, _ = state_arrays(board, rules)
-    turned_up = replace(board, down=board.down - {min(board.down)})
-    keys = [list(P.position_hash(piles, heights, zob, 0, down_mask(b, rules))) for b in (board, turned_up)]
-    assert board.down and keys[0] != keys[1]
-
-
-@pytest.mark.parametrize("pysolfc", [False, True])
-def test_royal_family_s_tall_piles_fit_the_kernel_s_rows(pysolfc):
-    """Up or down by colour a pile may zigzag (QC JD QS JH TC 9D ...) far past a run of the deck's ranks:
-    walks that heap cards onto the tallest pile stay within the kernel's rows (search/arrays.py,
-    ``pile_room``; numba checks no bounds), and kernel and engine agree all the way."""
-    rules = with_pysolfc(GAMES["royal-family"]) if pysolfc else GAMES["royal-family"]
-    rng, tallest = random.Random("tall-piles"), 0
-    for number in range(1, 41):
-        board = pysolfc_layout(rules, number) if pysolfc else deal(rules, number)
-        k = KernelPosition(board, rules)
-        for _ in range(300):
-            moves = [(s, d) for s, d in k.moves() if s != P.REDEAL]
-            if not moves:
-                break
-            onto = [(s, d) for s, d in moves if d >= 0 and k.heights[d] == k.heights.max()]
-            src, dst = rng.choice(onto if onto and rng.random() < 0.7 else moves)
-            move = engine_move(src, dst)
-            k.play(src, dst)
-            board = apply_move(board, move, rules)
-            assert k.engine_board() == board, (number, move)
-            assert k.board.shape[1] > max(len(p) for p in board.piles)
-            tallest = max(tallest, max(len(p) for p in board.piles))
-    assert tallest > 4 + rules.ranks + 1, tallest  # past the rows a deck's ranks would give
 
 
 def moves_counts(name: str) -> Counter:
