@@ -2,12 +2,13 @@
 
 import pytest
 
-from solver.game.board import BoardError, parse_board
+from solver.game.board import Board, BoardError, parse_board
 from solver.game.cards import CardError, card_text, parse_card
 from solver.game.deals import deal
 from solver.game.rules import GAMES
 
 BD = GAMES["bakers-dozen"]
+BD2 = GAMES["bakers-dozen-2-decks"]
 
 
 def test_card_spellings():
@@ -93,3 +94,52 @@ def test_face_down_cards_are_written_in_brackets():
     cruel_lines[2] = "[" + cruel_lines[2].replace(" ", "] ", 1)  # after its Foundations and Redeals lines
     with pytest.raises(BoardError, match="Cruel has redeals; its cards are all face up"):
         parse_board("\n".join(cruel_lines), cruel).validate(cruel)
+
+
+@pytest.mark.parametrize("game", ["unusual", "bakers-dozen-2-decks"])
+def test_board_text_round_trips_with_both_foundations_of_each_suit(game):
+    rules = GAMES[game]
+    board = deal(rules, 5)
+    text = board.to_text(rules)
+    assert text.splitlines()[0].startswith("Foundations: C-") and text.splitlines()[0].count("C-") == 2
+    assert parse_board(text).validate(rules) == board
+
+
+def test_a_suit_s_two_foundations_are_kept_higher_first():
+    board = parse_board("Foundations: H-2 C-A H-4 S-K S-Q\nKD\n")
+    assert board.foundations == (1, 0, 4, 13, 0, 0, 2, 12)
+    assert Board((), (0, 0, 2, 12, 1, 0, 4, 13)).foundations == board.foundations
+    assert "H-4 H-2" in board.to_text()
+
+
+def test_the_foundations_line_may_name_a_suit_once_for_two_decks():
+    board = deal(BD2, 8)
+    lines = board.to_text().splitlines()[1:]
+    assert parse_board("\n".join(lines), BD2).validate(BD2) == board
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda t: t.replace("Foundations: C-0 C-0", "Foundations: C-0 C-0 C-A"), "written three times"),
+        (lambda t: t.rstrip("\n") + " AS\n", "AS is (in piles|3 times in pile).*two decks: each card twice"),
+        (lambda t: t.replace("Foundations: C-0 C-0", "Foundations: C-A C-0"), "foundation C is built to A, but AC"),
+    ],
+)
+def test_two_deck_boards_count_copies(edit, message):
+    with pytest.raises(BoardError, match=message):
+        parse_board(edit(deal(BD2, 8).to_text())).validate(BD2)
+
+
+def test_a_missing_copy_is_named():
+    board = deal(BD2, 8)
+    piles = list(board.piles)
+    piles[0] = piles[0][:-1]
+    with pytest.raises(BoardError, match="missing card"):
+        Board(tuple(piles), board.foundations).validate(BD2)
+
+
+def test_a_one_deck_board_refuses_two_foundations_of_a_suit():
+    text = "Foundations: H-A H-A\n" + "\n".join(deal(GAMES["bakers-dozen"], 1).to_text().splitlines())
+    with pytest.raises(BoardError, match="one foundation per suit|two foundations"):
+        parse_board(text).validate(GAMES["bakers-dozen"])

@@ -14,6 +14,8 @@ from solver.game.rules import GAMES
 
 BD = GAMES["bakers-dozen"]
 GM = GAMES["good-measure"]
+BD2 = GAMES["bakers-dozen-2-decks"]
+UNUSUAL = GAMES["unusual"]
 
 
 def test_bakers_dozen_kings_are_all_at_the_bottom():
@@ -148,3 +150,14 @@ def test_every_game_s_deals_are_valid_boards(name):
     for number in (1, 2, 3, 617, 31999, 32000, 123456):
         board = deal(rules, number)
         assert board.validate(rules) == board  # validate() raises BoardError at the first fault
+
+
+def test_deals_have_every_card_twice_and_eight_foundations():
+    board = deal(UNUSUAL, 3)
+    assert board.foundations == (1,) * 8 and [len(p) for p in board.piles] == [4] * 24
+    assert sorted(c for p in board.piles for c in p) == sorted(list(range(4, 52)) * 2)
+    board = deal(BD2, 3)
+    assert board.foundations == (0,) * 8 and [len(p) for p in board.piles] == [4] * 26
+    for pile in board.piles:  # Kings at the bottom
+        ranks = [c // 4 + 1 for c in pile]
+        assert ranks == sorted(ranks, key=lambda r: r != 13)

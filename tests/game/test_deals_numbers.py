@@ -35,3 +35,8 @@ def test_shuffle_is_a_permutation_on_both_generators():
 def test_bad_deal_numbers(number):
     with pytest.raises(DealNumberError, match="out of range"):
         deal(BD, number)
+
+
+def test_shuffle_deals_each_card_twice():
+    for number in (1, 31999, 32000, 5_000_000):
+        assert sorted(pysol_shuffle(number, decks=2)) == sorted(list(range(52)) * 2)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from solver.game.board import BoardError, parse_board
+from solver.game.board import Board, BoardError, parse_board
 from solver.game.cards import parse_card
 from solver.game.engine import (
     REDEAL,
@@ -10,6 +10,7 @@ from solver.game.engine import (
     Move,
     apply_move,
     describe_move,
+    is_legal,
     is_solution,
     legal_moves,
     redeal_sizes,
@@ -21,6 +22,11 @@ from solver.game.rules import GAMES, UNLIMITED, UnsupportedPysolfcError, with_py
 BD, SP, PS = GAMES["bakers-dozen"], GAMES["spanish-patience"], GAMES["portuguese-solitaire"]
 # A 2-rank deck: the 2s play the King.
 SMALL = {name: GAMES[name].reduced(ranks=2, piles=3) for name in GAMES}
+BD2 = GAMES["bakers-dozen-2-decks"]
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(t) for t in text.split())
 
 
 def test_tableau_builds_down_by_rank_any_suit():
@@ -297,3 +303,14 @@ def test_a_card_written_on_two_foundations_is_refused():
     rules = with_pysolfc(SP).reduced(ranks=3, piles=3)
     with pytest.raises(BoardError, match="2H is on 2 foundations"):
         parse_board("Foundations: C-AC.2H S-AS.2H\n3D 2C AH\n3H 3C\nAD 2D 3S\n", rules).validate(rules)
+
+
+def test_the_second_copy_goes_onto_the_other_foundation():
+    rules = BD2.reduced(2, 2)  # A and 2 of each suit, twice: 16 cards
+    board = Board((cards("2C 2D 2H 2S AC AC"), cards("2C 2D 2H 2S AD AD AH AH AS AS")), (0,) * 8).validate(rules)
+    board = apply_move(board, Move(0, None), rules)
+    assert board.foundations[0] == 1 and board.foundations[4] == 0
+    board = apply_move(board, Move(0, None), rules)
+    assert board.foundations[0] == 1 and board.foundations[4] == 1
+    assert not is_legal(board, Move(0, None), rules)  # 2S: no spade is up
+    assert Move(0, 1) not in legal_moves(board, rules)  # 2S onto AS: building down only

@@ -22,13 +22,21 @@ from naive import back_as_from_the_higher, kernel_moves_plainly, lone_moves, quo
 from rule_walks import NAMES, POSITIONS, RULES, positions
 
 from solver.game.board import Board
+from solver.game.cards import parse_card
 from solver.game.engine import Move, apply_move, legal_moves
 from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES
+from solver.kernels import codes
 from solver.kernels import position as P
 from solver.kernels.codes import M_LONE
-from solver.search.arrays import down_mask, engine_move
+from solver.kernels.moves import generate_moves
+from solver.search.arrays import down_mask, engine_move, kernel_rules, state_arrays
 
 FAMILY = [g for g in GAMES if not (GAMES[g].build == "rank" and not GAMES[g].redeals) or GAMES[g].decks > 1]
+BD2 = GAMES["bakers-dozen-2-decks"]
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(t) for t in text.split())
 
 
 def _has_twin_before(board: Board, p: int | None) -> bool:
@@ -160,3 +168,25 @@ def test_generated_moves_are_the_plain_rules_s(name):
         assert seen["lone rule fired"] >= 30, seen
         assert seen["a lone card kept its moves"] >= 20 or not rules.redeals, seen  # with a redeal left
         assert seen["a King above another card keeps them"] >= 10 or rules.empty_pile != EMPTY_KING, seen
+
+
+def test_kernel_moves_skip_a_pile_that_an_earlier_one_equals():
+    rules = BD2.reduced(3, 4)  # 24 cards
+    piles = (
+        cards("3C 2D"),
+        cards("3C 2D"),
+        cards("3D AC AD 3H 3S 2C 3H 2H"),
+        cards("3D AH AS AS AC AD AH 2C 2H 2S 2S 3S"),
+    )
+    board = Board(piles, (0,) * 8).validate(rules)
+    grid, heights, found = state_arrays(board, rules)
+    kr = kernel_rules(rules)
+    src = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
+    dst = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
+    meta = np.zeros(codes.META_SIZE, dtype=np.int64)
+    scratch = np.zeros(codes.SCRATCH_SIZE, dtype=np.int32)
+    n = generate_moves(grid, heights, found, kr, src, dst, 0, scratch, 0, meta, grid.copy(), heights.copy())
+    moves = {(int(src[i]), int(dst[i])) for i in range(n)}
+    assert moves == {(0, 3), (2, 3)}  # 2D onto 3S from pile 1, not from its twin pile 2; 2H onto 3S
+    legal = {(m.source, m.target) for m in legal_moves(board, rules)}
+    assert legal == {(0, 3), (1, 3), (2, 3)}

@@ -1,17 +1,31 @@
 """The safe foundation moves (solver/kernels/safe_moves.py, ``play_safe_moves``) held to the plain rule of
 tests/naive.py, written from the module's statement, on the positions of tests/rule_walks.py (every game,
 worrying back, PySolFC's rules, random variants; redeals left and spent).  The test counts where the rule
-fires and where it holds back, and asserts that both happen, so that agreement means something.
-(tests/test_agreement.py checks the rules end to end.)"""
+fires and where it holds back, and asserts that both happen, so that agreement means something.  With two
+decks, the premise that both copies of the rank below are up, which the one-deck rule lacks and would lose
+a win by.  (tests/test_agreement.py checks the rules end to end.)"""
 
 from collections import Counter
 
 import pytest
-from harness import KernelPosition
+from harness import PLAIN, KernelPosition
 from naive import SAFE_SUIT, goes_up, safe_moves_plainly, safe_rule_plainly
 from rule_walks import NAMES, POSITIONS, RULES, positions
 
+from solver.game.board import Board, parse_board
+from solver.game.cards import parse_card
+from solver.game.engine import Move, apply_move, reference_search
 from solver.game.rules import GAMES
+from solver.kernels import codes
+from solver.kernels import safe_moves as SM
+from solver.search import WON, Budget, solve
+from solver.search.arrays import state_arrays
+
+BD2 = GAMES["bakers-dozen-2-decks"]
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(t) for t in text.split())
 
 
 def safe_counts(name: str) -> Counter:
@@ -54,3 +68,35 @@ def test_safe_moves_are_the_plain_rule_s(name):
         # Building by suit with one deck, every card a foundation takes is safe: nothing to hold back.
         always = safe_rule_plainly(rules) == SAFE_SUIT and rules.decks == 1
         assert seen["a card may go up, not safe"] >= 20 or always, seen
+
+
+# Found by a search of small two-deck positions: 2H may go up (onto H-A), every foundation is at rank 0 or
+# more, so the one-deck rule SAFE_LOW would play it at once; but the other 2H then has no foundation to go
+# to while this one's place is still needed, and the position, won, becomes lost.  Hence the two-deck premise
+# of solver/kernels/safe_moves.py: both copies of the rank below must be up.
+NOT_SAFE_WITH_TWO_DECKS = """Foundations: C-0 C-0 D-0 D-0 H-A H-0 S-A S-A
+3C 3S 3D AH 2D 2H
+3D 3S 3C 2H 2S
+3H AC AD AC 2C
+3H 2S 2D AD 2C
+"""
+
+
+def test_the_one_deck_safe_rule_would_lose_a_two_deck_win():
+    rules = BD2.reduced(3, 4)
+    board = parse_board(NOT_SAFE_WITH_TWO_DECKS, rules).validate(rules)
+    assert reference_search(board, rules) is not None
+    assert reference_search(apply_move(board, Move(0, None), rules), rules) is None
+    grid, heights, found = state_arrays(board, rules)
+    assert not SM._safe(grid[0, heights[0] - 1], found, found.min(), codes.SAFE_LOW)  # the premise says no
+    assert solve(board, rules, Budget(seconds=None)).verdict == WON
+
+
+def test_a_hundred_and_four_safe_moves_in_a_row():
+    """Every card goes up by safe moves alone: the arrays of safe moves hold all 104 (they held 64, enough for
+    one deck; a reviewer found the overflow)."""
+    piles = [cards("KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC")]
+    piles = [tuple(c + s for c in piles[0]) for s in range(4)] * 2 + [()] * 18
+    board = Board(tuple(piles), (0,) * 8).validate(BD2)
+    result = solve(board, BD2, Budget(seconds=60), schedule=PLAIN)
+    assert result.verdict == WON and len(result.moves) == 104 and result.safe_moves >= 100

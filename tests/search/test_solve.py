@@ -1,7 +1,12 @@
-"""``solve()`` (solver/search/solve.py) itself: what it does around the searches.  (Its verdicts against the
-reference search are held in tests/test_agreement.py, and each search's part in tests/search/test_*.py.)"""
+"""``solve()`` (solver/search/solve.py) itself: it compiles the kernels before its clock starts, and
+decides whole deals with lines the engine replays (two decks here).  (Its verdicts against the reference
+search are held in tests/test_agreement.py, and each search's part in tests/search/test_*.py.)"""
 
 import pytest
+
+from solver.game.deals import deal
+from solver.game.rules import GAMES
+from solver.search import LOST, WON, Budget, solve
 
 _COMPILING_IS_NOT_BUDGETED = """
 import importlib
@@ -40,3 +45,11 @@ def test_the_first_solve_compiles_before_its_clock_starts():
     verdict, seconds, warm_ups, wall = out.stdout.split()
     assert warm_ups == "1" and float(wall) > 3, out.stdout + out.stderr[-2000:]  # it warmed up, slowly
     assert verdict == "won" and float(seconds) < 2, out.stdout  # and the budget did not count that
+
+
+@pytest.mark.parametrize("game", ["unusual", "bakers-dozen-2-decks"])
+def test_pysolfc_deals_are_decided_and_replayed(game):
+    rules = GAMES[game]
+    result = solve(deal(rules, 1), rules, Budget(seconds=60))
+    assert result.verdict in (WON, LOST)
+    assert result.verdict == LOST or len(result.moves) >= 96
