@@ -3,22 +3,13 @@
 import pytest
 
 from solver.game.board import Board, BoardError, parse_board
-from solver.game.cards import CardError, card_text, parse_card
+from solver.game.cards import parse_card
 from solver.game.deals import deal
-from solver.game.rules import GAMES
+from solver.game.rules import GAMES, with_pysolfc
 
 BD = GAMES["bakers-dozen"]
 BD2 = GAMES["bakers-dozen-2-decks"]
-
-
-def test_card_spellings():
-    assert parse_card("TH") == parse_card("10H") == parse_card("10♥") == parse_card("th")
-    assert card_text(parse_card("10♠")) == "TS"
-    assert card_text(parse_card("AC")) == "AC" and parse_card("AC") == 0
-    with pytest.raises(CardError):
-        parse_card("1H")
-    with pytest.raises(CardError):
-        parse_card("QX")
+SP = GAMES["spanish-patience"]
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -143,3 +134,27 @@ def test_a_one_deck_board_refuses_two_foundations_of_a_suit():
     text = "Foundations: H-A H-A\n" + "\n".join(deal(GAMES["bakers-dozen"], 1).to_text().splitlines())
     with pytest.raises(BoardError, match="one foundation per suit|two foundations"):
         parse_board(text).validate(GAMES["bakers-dozen"])
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("Foundations: C-AD\n", "starts with AD, not AC"),
+        ("Foundations: D-AD.2H\n", "2H cannot lie on AD"),
+        ("Foundations: D-AD.3S\n", "3S cannot lie on AD"),
+        ("Foundations: D-2\n", "write each one's cards"),
+    ],
+)
+def test_foundations_by_alternate_colour_are_written_card_by_card(text, message):
+    rules = with_pysolfc(SP).reduced(ranks=3, piles=3)
+    piles = "3D 2C AH\n3H 3C 2H\nAS 2D 3S\n"
+    with pytest.raises(BoardError, match=message):
+        parse_board(text + piles, rules).validate(rules)
+    with pytest.raises(BoardError, match="build by suit"):
+        parse_board("Foundations: D-AD\n" + piles, SP.reduced(ranks=3, piles=3)).validate(SP.reduced(ranks=3, piles=3))
+
+
+def test_a_card_written_on_two_foundations_is_refused():
+    rules = with_pysolfc(SP).reduced(ranks=3, piles=3)
+    with pytest.raises(BoardError, match="2H is on 2 foundations"):
+        parse_board("Foundations: C-AC.2H S-AS.2H\n3D 2C AH\n3H 3C\nAD 2D 3S\n", rules).validate(rules)
