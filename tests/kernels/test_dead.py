@@ -1,16 +1,19 @@
 """The first dead test, the greedy relaxation (solver/kernels/dead.py): on positions whose fate is known by
-hand, and held to the plain relaxed game of tests/naive.py on the positions of tests/rule_walks.py (every
-game, worrying back, PySolFC's rules, random variants; redeals left and spent), counting where it fires."""
+hand; held to the plain relaxed game of tests/naive.py on the positions of tests/rule_walks.py (every
+game, worrying back, PySolFC's rules, random variants; redeals left and spent), counting where it fires;
+and its claim, that a position it calls dead is lost, held to the reference verdicts of the shared corpus."""
 
 from collections import Counter
 
 import numpy as np
 import pytest
+from corpus import SETS, deals
 from harness import KernelPosition
 from naive import first_pile_trap_plainly, relaxed_dead_plainly
 from rule_walks import NAMES, POSITIONS, positions
 
 from solver.game.board import parse_board
+from solver.game.premises import dead_test_applies
 from solver.game.rules import GAMES, with_worrying_back
 from solver.kernels import codes
 from solver.kernels import dead as D
@@ -81,3 +84,31 @@ def test_with_worrying_back_a_card_up_hosts_in_the_relaxed_game():
     board = parse_board("Foundations: C-3 D-3 H-3\n3S AS 2S\n-\n-\n").validate(rules)
     for game, dead in ((rules, True), (with_worrying_back(rules), False)):
         assert relaxed_dead_plainly(board, game) == dead == KernelPosition(board, game).relaxed_dead()
+
+
+# Sets of the shared corpus where the relaxation fires at the deal, one for each part of its proof: building by
+# rank with spaces that take nothing, a King or any card; runs building down (Perseverance; Castles in Spain,
+# into spaces too, with face-down cards); building both ways one card at a time (Indefatigable, Royal Family);
+# two decks; worrying back (up cards as hosts); PySolFC's rules; rules files' variants.
+DEAD_AT_THE_DEAL = [
+    "small/bakers-dozen", "small/portuguese-solitaire", "small/spanish-patience", "spent/perseverance",
+    "small/castles-in-spain", "small/martha", "small/vineyard", "spent/indefatigable", "spent/royal-family",
+    "small/bakers-dozen-2-decks", "spent/unusual", "worry/bakers-dozen", "worry/spanish-patience-ii",
+    "pysolfc/spanish-patience", "pysolfc/castles-in-spain", "pysolfc-midgame/spanish-patience", "variants",
+]  # fmt: skip
+
+
+def test_every_corpus_deal_the_relaxation_calls_dead_is_lost():
+    """The claim of "Dead positions": where the relaxed game cannot clear every pile, the real game cannot be
+    won.  Every deal of the shared corpus (tests/corpus.py) that the relaxation calls dead, where it applies
+    (no redeal left, and no runs building both ways), is lost by the reference verdict stored there; and it
+    fires on at least 10 deals of each set above."""
+    fired = Counter()
+    for name in SETS:
+        for d in deals(name):
+            if d.board.redeals != 0 or not dead_test_applies(d.rules):
+                continue
+            if KernelPosition(d.board, d.rules).relaxed_dead():
+                assert not d.won, (name, d.board.to_text(d.rules))
+                fired[name] += 1
+    assert {name: fired[name] for name in DEAD_AT_THE_DEAL if fired[name] < 10} == {}, fired

@@ -8,7 +8,8 @@ solver/kernels/moves.py drop, and only those), each move the kernel plays
 and takes back gives the engine's position and restores the old one
 exactly, and the incremental hash is the hash computed afresh.  Then the
 moves held exactly to the plain rules of tests/naive.py, the lone-card
-rule's removals counted, on the positions of tests/rule_walks.py.
+rule's removals counted, on the positions of tests/rule_walks.py; and the
+lone-card rule's claim, that it loses no win, against the reference search.
 """
 
 import random
@@ -23,7 +24,7 @@ from rule_walks import NAMES, POSITIONS, RULES, positions
 
 from solver.game.board import Board
 from solver.game.cards import parse_card
-from solver.game.engine import Move, apply_move, legal_moves
+from solver.game.engine import Move, apply_move, legal_moves, reference_search
 from solver.game.rules import EMPTY_ANY, EMPTY_KING, GAMES
 from solver.kernels import codes
 from solver.kernels import position as P
@@ -190,3 +191,55 @@ def test_kernel_moves_skip_a_pile_that_an_earlier_one_equals():
     assert moves == {(0, 3), (2, 3)}  # 2D onto 3S from pile 1, not from its twin pile 2; 2H onto 3S
     legal = {(m.source, m.target) for m in legal_moves(board, rules)}
     assert legal == {(0, 3), (1, 3), (2, 3)}
+
+
+def won_without_lone_moves(board, rules, limit: int = 200_000) -> tuple[bool, int]:
+    """Whether a plain exhaustive search that never makes a move the lone-card rule drops, at any position,
+    still reaches a win; and how many moves it left out on the way."""
+    seen, stack, dropped = {board}, [board], 0
+    while stack:
+        position = stack.pop()
+        if position.is_won():
+            return True, dropped
+        lone = lone_moves(position, rules)
+        dropped += len(lone)
+        for move in legal_moves(position, rules):
+            child = apply_move(position, move, rules)
+            if move in lone or child in seen:
+                continue
+            if len(seen) > limit:
+                raise RuntimeError(f"past {limit} positions")
+            seen.add(child)
+            stack.append(child)
+    return False, dropped
+
+
+# The names where the lone-card rule speaks: spaces useless (empty piles take nothing, or a King only), single
+# cards, no worrying back; Cruel's and Ripple Fan's positions with no redeal left; two decks; variants.
+LONE = ["bakers-dozen", "good-measure", "portuguese-solitaire", "cruel", "ripple-fan", "unusual",
+        "bakers-dozen-2-decks", "variants"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", LONE)
+def test_the_lone_card_rule_leaves_a_win_wherever_there_is_one(name):
+    """The claim of "Lone cards stay put": a shortest winning line never moves a lone card onto another pile,
+    so pruning such moves loses no win.  On the small positions of tests/rule_walks.py where the rule drops
+    a move and the reference search wins, a plain search that never makes a move the rule drops, at any
+    position on the way, wins too.  (Without its premise the rule fails so: on Spanish Patience II and
+    Vineyard, whose spaces take any card, such a search misses wins.)"""
+    won = dropped = 0
+    for rules, board in positions(name):
+        if board.cards_in_play() > 24 or not lone_moves(board, rules):
+            continue
+        try:
+            if reference_search(board, rules, max_states=30_000) is None:
+                continue
+        except RuntimeError:  # past the reference's budget: nothing to compare
+            continue
+        found, left_out = won_without_lone_moves(board, rules)
+        assert found, (name, board.to_text(rules))
+        won += 1
+        dropped += left_out
+        if won == 20:
+            break
+    assert won == 20 and dropped >= 50, (won, dropped)

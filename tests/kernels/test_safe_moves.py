@@ -3,7 +3,8 @@ tests/naive.py, written from the module's statement, on the positions of tests/r
 worrying back, PySolFC's rules, random variants; redeals left and spent).  The test counts where the rule
 fires and where it holds back, and asserts that both happen, so that agreement means something.  With two
 decks, the premise that both copies of the rank below are up, which the one-deck rule lacks and would lose
-a win by.  (tests/test_agreement.py checks the rules end to end.)"""
+a win by.  Then the claim itself, that playing them loses no win, against the reference search.
+(tests/test_agreement.py checks the rules end to end.)"""
 
 from collections import Counter
 
@@ -13,7 +14,7 @@ from naive import SAFE_SUIT, goes_up, safe_moves_plainly, safe_rule_plainly
 from rule_walks import NAMES, POSITIONS, RULES, positions
 
 from solver.game.board import Board, parse_board
-from solver.game.cards import parse_card
+from solver.game.cards import card_text, parse_card
 from solver.game.engine import Move, apply_move, reference_search
 from solver.game.rules import GAMES
 from solver.kernels import codes
@@ -100,3 +101,33 @@ def test_a_hundred_and_four_safe_moves_in_a_row():
     board = Board(tuple(piles), (0,) * 8).validate(BD2)
     result = solve(board, BD2, Budget(seconds=60), schedule=PLAIN)
     assert result.verdict == WON and len(result.moves) == 104 and result.safe_moves >= 100
+
+
+# The names whose rules have a safe-move rule (with worrying back, none has: no safe moves to check).
+WITH_A_SAFE_RULE = [name for name in NAMES if safe_rule_plainly(RULES.get(name, GAMES["bakers-dozen"])) is not None]
+
+
+@pytest.mark.parametrize("name", WITH_A_SAFE_RULE)
+def test_a_won_position_is_still_won_after_its_safe_moves(name):
+    """The claim of "Safe foundation moves": playing them loses no win.  On the small positions of
+    tests/rule_walks.py with no redeal left where the rule's statement (tests/naive.py, the kernel's twin by
+    the test above) plays some card up and the reference search wins, it still wins once they are played;
+    20 such positions for each game's rule (SAFE_LOW, SAFE_SUIT with runs, both ways and two decks,
+    SAFE_ALTERNATE, SAFE_NO_HOSTS), PySolFC's Indefatigable and the random variants."""
+    won = 0
+    for rules, board in positions(name):
+        if board.redeals != 0 or board.cards_in_play() > 24:
+            continue
+        after, cards = safe_moves_plainly(board, rules)
+        if not cards:
+            continue
+        try:
+            if reference_search(board, rules, max_states=2_000) is None:
+                continue
+        except RuntimeError:  # past the reference's budget: nothing to compare
+            continue
+        assert reference_search(after, rules) is not None, (name, [card_text(c) for c in cards], board.to_text(rules))
+        won += 1
+        if won == 20:
+            break
+    assert won == 20, won
