@@ -17,7 +17,7 @@ Private to the package: :mod:`solver.search` drives them.  One room per concern:
 - :mod:`.cache`: numba's cache of compiled kernels, kept apart for each version of this folder.
 
 Each pruning rule is proved in the text of the module that applies it, and each proof names the tests
-that check it (``Checked by:``; tests/kernels holds a test file for each module here).
+that check it (``Checked by:``; a module's tests are in tests/kernels/test_<module>.py).
 
 No reference counting (``_nrt=False``)
     Numba counts references to every array with atomic instructions: at
