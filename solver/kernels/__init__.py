@@ -16,7 +16,8 @@ Private to the package: :mod:`solver.search` drives them.  One room per concern:
 - :mod:`.beam`: the beam search, a win-finder;
 - :mod:`.cache`: numba's cache of compiled kernels, kept apart for each version of this folder.
 
-Each pruning rule is proved in the text of the module that applies it.
+Each pruning rule is proved in the text of the module that applies it, and each proof names the tests
+that check it (``Checked by:``; a module's tests are in tests/kernels/test_<module>.py).
 
 No reference counting (``_nrt=False``)
     Numba counts references to every array with atomic instructions: at
@@ -31,6 +32,8 @@ No reference counting (``_nrt=False``)
     sees are the caller's and outlive the call, so nothing is freed early.
     Nothing else changes: the same moves in the same order, the same
     positions met.
+    No test checks this claim: the tests run these kernels as compiled, and none compiles them with
+    reference counts to compare the positions met.
 """
 
 from .cache import use_versioned_cache

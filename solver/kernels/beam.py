@@ -14,6 +14,10 @@ worrying back, no redeal left), positions the first relaxation calls dead
 are dropped (where its proof holds: no redeal left), and so are positions
 the depth-first search's table marks lost (its keys are the beam's).  None
 of that can turn a win into a loss; it only saves the beam room.
+Checked by:
+  tests/search/test_beam.py::test_beam_wins_replay_and_only_on_won_deals
+  tests/search/test_beam.py::test_beams_with_two_copies_of_each_card_find_real_wins_and_leave_verdicts_alone
+  tests/kernels/test_beam.py::test_beam_skips_positions_the_depth_first_search_proved_lost
 
 It runs in every game without face-down cards (``solver.game.premises.beams_apply``):
 its moves are the depth-first search's (``moves.generate_moves``: any
@@ -43,6 +47,8 @@ traded wins with 4 (947 in 2.8 s, not 15.3 s; 992, 955, 548 in 17-18 s, not
 1-4 s) for more solver time in all (393 s against 377 s), so 4 it is.
 (Capacity tests on each child, tried too, won no more and cost the beam
 1.5x.)
+Checked by:
+  tests/kernels/test_beam.py::test_a_level_keeps_the_best_few_of_each_abstract_position (the measures: benchmarks)
 """
 
 from __future__ import annotations

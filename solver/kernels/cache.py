@@ -10,6 +10,9 @@ kernels' layouts, and which imports nothing): any change to any of them starts
 from a clean cache.  The games' rules are not in the digest: the kernels read
 them only as the codes the drivers hand them, so a change to a game compiles
 nothing again.
+Checked by:
+  tests/kernels/test_cache.py::test_the_kernel_cache_is_kept_apart_for_each_version_of_any_kernel_module
+  tests/kernels/test_cache.py::test_every_module_with_kernels_is_in_the_kernels_folder_and_the_cache_digest
 """
 
 from __future__ import annotations

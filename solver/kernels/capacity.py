@@ -28,6 +28,9 @@ Seats
     Fitting is a matching problem that counting decides: the cards of rank
     r compete only for the seats of rank r+1 and for the empty piles, and
     any empty pile serves any card it may take.
+    Checked by:
+      tests/kernels/test_capacity.py::test_every_pile_met_is_its_prefix_with_free_cards_one_rank_down_on_it
+      tests/kernels/test_capacity.py::test_kernel_decides_the_abstract_game_as_the_plain_model (every one fits)
 The abstract game
     From a position that fits, to one that fits: a free card goes up, when
     its foundation is one below it; a prefix top goes up, likewise; a
@@ -61,6 +64,9 @@ Claim: if a real position P can be won, so can its abstraction A(P).
       not d, since that card is covered by c in A(P')'s line.)  From where
       A(P')'s line has c leave, the two lines are at the same position.
     So an abstract position that cannot be won means the real one is lost.
+    Checked by:
+      tests/kernels/test_capacity.py::test_dead_positions_are_lost
+      tests/kernels/test_capacity.py::test_a_leaving_card_holding_nothing_proves_more
 Deciding the abstract game
     Every abstract move shrinks a prefix or raises a foundation, so the
     abstract game has no cycles: a depth-first search with a table of
@@ -68,6 +74,8 @@ Deciding the abstract game
     hold for every search node whose abstraction meets them.  Two rules
     skip moves that cannot turn a lost position into a won one; the
     verdicts stay the abstract game's exact values.
+    Checked by:
+      tests/kernels/test_capacity.py::test_kernel_decides_the_abstract_game_as_the_plain_model
 Safe moves up
     Let card c, of rank r, be able to go up (a free card or a prefix top,
     its foundation at r-1) with every foundation at r-2 or more, and let
@@ -86,6 +94,8 @@ Safe moves up
     free), while a prefix shorter by c shows one more seat or space.  So
     every position fits.  (With every foundation at r-1 or more this is
     the plain rule that no card still out can sit on c.)
+    Checked by:
+      tests/kernels/test_capacity.py::test_kernel_decides_every_abstract_position_of_a_deal_as_the_plain_model
 Pointless leaves
     Where a space takes nothing, the bottom card of a pile never leaves its
     prefix.  If the position A' after it leaves can be won, so can A: play
@@ -93,6 +103,8 @@ Pointless leaves
     (from its prefix top, with the same foundation).  Each position is the
     line's one with that card in its prefix rather than free: one card less
     to seat, the same seats, and no space lost, since spaces take nothing.
+    Checked by:
+      tests/kernels/test_capacity.py::test_kernel_decides_every_abstract_position_of_a_deal_as_the_plain_model
 """
 
 from __future__ import annotations

@@ -52,6 +52,11 @@ Dead positions (``relaxed_dead``)
     on positions whose move changed a foundation or how much of a pile is
     still as dealt; other moves leave its abstraction, so its verdict, as
     the parent's.  It is off with worrying back, which its proof excludes.
+    Checked by:
+      tests/kernels/test_dead.py::test_every_corpus_deal_the_relaxation_calls_dead_is_lost (the claim)
+      tests/kernels/test_dead.py::test_relaxed_dead_is_the_plain_relaxed_game_s (the kernel is the statement)
+      tests/kernels/test_dead.py::test_with_worrying_back_a_card_up_hosts_in_the_relaxed_game
+      tests/kernels/test_capacity.py::test_a_move_changes_the_abstraction_exactly_where_abstraction_moved_says
 """
 
 from __future__ import annotations

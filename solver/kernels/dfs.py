@@ -41,6 +41,11 @@ Lost positions (``search``)
     searches a proven-lost position again.  Lowlinks are exact, not
     bounds: an open position met again gives its own number, as in
     Tarjan's algorithm, so no component closes early.
+    Checked by:
+      tests/kernels/test_dfs.py::test_every_position_marked_lost_is_lost (complete, cut short and restarted runs)
+      tests/kernels/test_dfs.py::test_a_complete_lost_search_closes_every_component
+      tests/kernels/test_dfs.py::test_restarts_do_not_search_proven_lost_positions_again
+      tests/test_agreement.py::test_solver_agrees_with_reference_search (the pruned graph, end to end)
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ rank at a time (by rank, by suit or by alternate colour); an empty pile
 takes nothing; no worrying back; no redeal left; no face-down cards.
 Baker's Dozen and Good Measure; Cruel and Ripple Fan with their redeals
 spent (through the API: their boards in the CLI always have redeals left).
+Checked by:
+  tests/game/test_premises.py::test_each_premise_holds_for_the_games_whose_rules_meet_it[layers_apply]
+  tests/search/test_layered.py::test_layered_search_is_refused_where_its_premises_fail
 
 Hard prefixes
     Against the origin (the root, after its safe moves), each pile has its
@@ -39,6 +42,8 @@ Hard prefixes
     lowers the hard length only when the card leaving is the hard top,
     which builds on nothing beneath it (or is the bottom card), and so can
     never come back there.
+    Checked by:
+      tests/kernels/test_layers.py::test_encoding_and_progress_along_random_walks
 Progress
     P = the cards outside the hard prefixes (up or in the tableau) plus the
     cards up: the sum over piles of (origin height - hard length) plus the
@@ -48,6 +53,9 @@ Progress
     goes up.  (A move that stays is reversible: its card lies above a hard
     prefix on a card it builds on, where it can go back; the search does
     not need this.)
+    Checked by:
+      tests/kernels/test_layers.py::test_encoding_and_progress_along_random_walks
+      tests/kernels/test_layers.py::test_putting_a_card_back_on_its_dealt_host_keeps_progress
 The search
     Layer by layer from the root's, lowest P first: a layer's positions are
     its children from lower layers (collected as those were searched) and
@@ -64,6 +72,10 @@ The search
     meets a won position exactly when the pruned graph from the root
     reaches one, and when the last layer is done without one, the deal is
     lost.
+    Checked by:
+      tests/kernels/test_layers.py::test_layered_search_agrees_with_reference_search
+      tests/kernels/test_layers.py::test_layered_search_agrees_on_variants
+      tests/kernels/test_layers.py::test_layered_search_builds_by_suit
 Encoding
     A position is four 64-bit words: for each pile its hard length (4
     bits), how many cards lie on the hard prefix (4 bits) and the suit of
@@ -73,6 +85,8 @@ Encoding
     pile of the origin higher than 15 cards (``layers_hold``): a hard length
     is at most its pile's origin height, and the cards on a hard prefix at
     most 12, a run down from the hard top.
+    Checked by:
+      tests/kernels/test_layers.py::test_encoding_and_progress_along_random_walks (decode(encode(x)) is x)
 """
 
 from __future__ import annotations

@@ -18,6 +18,9 @@ Lone cards stay put where spaces are useless (``generate_moves``)
     back, runs (in T' a run could take y along below c) or a redeal left
     (moving c changes how a redeal cuts the piles).  It speaks of places,
     never of which card is which, so it holds with two decks as well.
+    Checked by:
+      tests/kernels/test_moves.py::test_the_lone_card_rule_leaves_a_win_wherever_there_is_one (the claim)
+      tests/kernels/test_moves.py::test_generated_moves_are_the_plain_rules_s (the kernel is the statement)
 """
 
 from __future__ import annotations

@@ -18,6 +18,9 @@ Position
     over (rank r plays rank R + 1 - r): their foundations then build up, and
     building up or down, the only building rule of those games, reads the
     same both ways.
+    Checked by:
+      tests/kernels/test_moves.py::test_kernel_moves_are_the_engine_s_and_play_alike (moves made and taken back)
+      tests/search/test_arrays.py::test_royal_family_cards_turn_over_for_the_kernel
 Hash
     Two independent 64-bit Zobrist hashes, each the XOR over the cards in
     the tableau of a random key for the pair (card, the card directly beneath
@@ -52,6 +55,12 @@ Hash
     longer hash alike; where no redeal is left, ``generate_moves``
     (:mod:`solver.kernels.moves`) skips the moves that would make such a
     position at once (its "twins").
+    Checked by:
+      tests/kernels/test_moves.py::test_kernel_moves_are_the_engine_s_and_play_alike (the hash kept = the hash anew)
+      tests/kernels/test_position.py::test_keys_tell_apart_what_a_redeal_tells_apart
+      tests/kernels/test_position.py::test_keys_tell_a_face_down_card_from_a_face_up_one
+      tests/kernels/test_position.py::test_positional_keys_tell_apart_what_pairs_cannot
+      (The chance that two positions share a key is not tested.)
 """
 
 from __future__ import annotations

@@ -120,12 +120,22 @@ Safe foundation moves (``play_safe_moves``)
     rank r-2 are up and at most one copy of x's rank and suit is up in W':
     x itself is neither up in W nor in R (its other copy may be either).
     W' is no longer than W, as before.
+    Checked by:
+      tests/kernels/test_safe_moves.py::test_a_won_position_is_still_won_after_its_safe_moves (the claim),
+        for each rule: SAFE_LOW [bakers-dozen], SAFE_SUIT [cruel], with runs [perseverance], both ways
+        [indefatigable], SAFE_ALTERNATE [vineyard], with runs [castles-in-spain], SAFE_NO_HOSTS
+        [royal-family], two decks [bakers-dozen-2-decks] [unusual]; not that W' is no longer than W
+      tests/kernels/test_safe_moves.py::test_safe_moves_are_the_plain_rule_s (the kernel is the statement)
+      tests/kernels/test_safe_moves.py::test_the_one_deck_safe_rule_would_lose_a_two_deck_win (two decks' premise)
 
 SAFE_ANY is not a safe rule: it plays every foundation move at once, as
 Solvitaire's "auto-foundations" streamliner does (with two decks, every one
 that the premise on both copies of rank r-1 lets through).  A search under it may
 miss every win, so only the streamlined search uses it, whose exhaustion
 proves nothing (:mod:`solver.search.streamline`); no game's rules name it.
+Checked by:
+  tests/search/test_streamline.py::test_a_streamlined_search_that_ends_without_a_win_decides_nothing
+  tests/search/test_streamline.py::test_the_streamlined_search_wins_only_real_wins_and_most_of_them
 """
 
 from __future__ import annotations

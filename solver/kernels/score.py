@@ -9,6 +9,9 @@ its own suit in its pile (it must find a host before that card can go up), minus
 card of its pile nearest to going up, minus ``dealt_weight`` per card still where it was dealt (in its
 pile's prefix against the search's root, :mod:`solver.kernels.capacity`; 0 where a redeal may come, since
 a redeal re-cuts every pile: the depth-first search orders its moves by score only in games without one).
+Checked by:
+  tests/kernels/test_score.py::test_moves_go_best_scored_child_first_and_the_position_is_left_alone (every move)
+  tests/kernels/test_score.py::test_the_kernel_s_score_is_the_plain_count
 """
 
 from __future__ import annotations

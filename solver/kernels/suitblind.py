@@ -20,6 +20,8 @@ Origin, prefix, free cards
     argument in full).  So the ranks of a pile's free cards follow from the
     prefix, how many free cards lie on it and, on an empty prefix, the rank
     of the bottom card; only their suits are open.
+    Checked by:
+      tests/kernels/test_capacity.py::test_every_pile_met_is_its_prefix_with_free_cards_one_rank_down_on_it
 Abstract position
     Per pile: the prefix length n, the count k of free cards on it, and when
     n = 0 < k the rank b of its bottom card; per suit: the foundation.  The
@@ -36,6 +38,8 @@ The abstract game
     Won when every card is up.  Two restrictions (below) leave some
     positions fewer moves: a *ripe* prefix top goes up at once, and a pile
     of one card moves it nowhere but up where spaces are useless.
+    Checked by:
+      tests/kernels/test_suitblind.py::test_kernel_decides_the_suit_blind_game_as_the_plain_model
 Claim 1: if a real position P can be won, so can its abstraction A(P) in
 the game without the restrictions.
     Along a line from P call a card *settled* while it lies in a prefix of
@@ -55,6 +59,9 @@ the game without the restrictions.
     empty pile is the slot's move.  (A card put back on its dealt place is
     a slot there: prefixes never grow.)  So a winning line from P is,
     step by step, a winning abstract line from A(P).
+    Checked by:
+      tests/kernels/test_suitblind.py::test_a_real_line_maps_to_positions_the_plain_model_can_win
+      tests/kernels/test_suitblind.py::test_positions_the_suit_blind_game_loses_are_lost
 Claim 2: the same holds in the game with the restrictions.
     Ripe: a prefix top c with no slots on it is ripe when the foundation of
     its suit is at rank(c) - 1 and every foundation is at least
@@ -81,6 +88,9 @@ Claim 2: the same holds in the game with the restrictions.
     real one is lost.  (The restrictions depend on the position alone and
     touch piles with a prefix or every pile alike, so the symmetry below
     keeps them.)
+    Checked by:
+      tests/kernels/test_suitblind.py::test_a_real_line_maps_to_positions_the_plain_model_can_win (ripe, lone)
+      tests/kernels/test_suitblind.py::test_positions_the_suit_blind_game_loses_are_lost
 Named ranks: from the suit-blind game to the real one
     The game may keep the suits of the free cards of some ranks, any set of
     them; the walks use the l lowest and the h highest: a slot of such a
@@ -103,6 +113,10 @@ Named ranks: from the suit-blind game to the real one
     Kings named is lost).  The capacity test prunes every one of these
     games (forget the names: a winning line stays a suit-blind winning
     line).
+    Checked by:
+      tests/kernels/test_suitblind.py::test_positions_a_game_with_named_ranks_loses_are_lost
+      tests/kernels/test_suitblind.py::test_with_every_rank_named_the_walk_decides_the_real_game
+      tests/kernels/test_suitblind.py::test_naming_the_highest_ranks_loses_positions_the_suit_blind_game_wins
 Piles without a prefix are interchangeable
     A prefix never grows in the abstract game, and a pile with n = 0 is
     seen only through (k, b): the origin's cards of that pile are free
@@ -116,6 +130,10 @@ Piles without a prefix are interchangeable
     "first such pile" does not tell them apart either: a ripe card stays
     ripe until it goes up (foundations only rise), so several go up in any
     order to the same position.
+    Checked by:
+      tests/kernels/test_suitblind.py::
+        test_the_hash_ignores_the_order_of_piles_without_a_prefix_and_a_child_hash_is_the_full_one
+      tests/kernels/test_suitblind.py::test_kernel_decides_the_suit_blind_game_as_the_plain_model
 The capacity test prunes the walk
     Write C(X) for the capacity abstraction (:mod:`solver.kernels.capacity`) of a
     position X of this game: its prefix lengths and foundations.  Claim: if
@@ -133,6 +151,8 @@ The capacity test prunes the walk
     moving changes neither prefixes nor foundations.  So where the capacity
     test finds C(X) lost, X is lost here too, and the walk expands it no
     further.
+    Checked by:
+      tests/kernels/test_suitblind.py::test_kernel_decides_the_suit_blind_game_as_the_plain_model (with it, without)
 Deciding the abstract game
     A depth-first walk from the abstract root, with the restrictions, and a
     table of positions met.  It stops at the first won position; when no
@@ -147,6 +167,9 @@ Deciding the abstract game
     expanded now, and once won, to the win.  Its table stores 95-bit keys,
     as the search's does (:mod:`solver.kernels.position`, "Hash"): two positions
     taken for one err with chance about n^2 / 2^96 for n stored.
+    Checked by:
+      tests/kernels/test_suitblind.py::test_kernel_decides_the_suit_blind_game_as_the_plain_model
+      tests/search/test_walks.py::test_good_measure_538_is_won_by_the_walk_of_the_real_game (the line to the win)
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ the table is in key order but for probing, and a stretch of a table copied
 into one twice its size lands in about the twice as long stretch there:
 ``table_copy_range`` lets a table grow a stretch at a time, giving each
 copied stretch of the old one back to the system.
+Checked by:
+  tests/search/test_memory.py::test_a_table_doubled_a_stretch_at_a_time_holds_every_entry_as_a_whole_copy_would
 
 Forgetting when memory is short (``table_evict``)
     When the table may not grow, the search forgets every stale entry and
@@ -22,7 +24,12 @@ Forgetting when memory is short (``table_evict``)
     a closing component to be in it, in one closed before, or marked lost,
     and a position searched again is in one of the first two like any
     other.  Open positions keep their numbers and slots on the component
-    stack, so the bookkeeping of the open components is untouched."""
+    stack, so the bookkeeping of the open components is untouched.
+    Checked by:
+      tests/kernels/test_table.py::test_evict_keeps_open_positions_and_drops_half_the_lost_marks
+      tests/kernels/test_table.py::test_a_table_that_may_not_grow_forgets_and_still_agrees_with_reference_search
+      tests/kernels/test_table.py::test_a_full_lost_deal_is_still_proved_lost_after_forgetting
+"""
 
 from __future__ import annotations
 

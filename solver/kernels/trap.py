@@ -47,6 +47,14 @@ been the top or cut.  The game cannot trap a card unless one of the first pile's
 by the cards beneath it among the top four: else it cuts K0 to four and takes them one by one, so the
 kernel tries that first.  (This rests on PySolFC's redeal as it is since 2022, the reading dealt back
 top first; bottom first, a short first pile would get the next pile's bottom card on its top.)
+Checked by:
+  tests/kernels/test_trap.py::test_every_position_the_trap_calls_lost_has_no_win (along random walks)
+  tests/kernels/test_trap.py::test_the_trap_never_fires_on_a_position_that_can_be_won (whole position graphs)
+  tests/kernels/test_trap.py::test_every_corpus_deal_the_trap_calls_lost_is_lost_by_the_reference
+  tests/kernels/test_trap.py::test_the_kernel_agrees_with_the_plain_model (the kernel plays the game above)
+  tests/kernels/test_trap.py::test_each_move_of_the_first_pile_s_game_is_needed
+  tests/kernels/test_trap.py::test_the_trap_needs_each_premise
+  tests/kernels/test_trap.py::test_the_trap_says_nothing_with_more_than_four_a_pile_in_play
 
 The first piles' game (``first_piles_trap_cards``), the same argument over the first m piles (m <= 4): a
 deadlock between piles, such as a Ten of clubs over the Four of diamonds on the first pile and the Five of
@@ -90,6 +98,12 @@ A card leaves the region of a game position only by a take or by a redeal that f
 never does is in play in every real position that follows, so never up: lost.
 The kernel searches the game's positions (at most ``PILES_GAME_POSITIONS``; beyond, it gives up and says
 nothing) and stops as soon as every card of the first position has been taken or forgotten.
+Checked by:
+  tests/kernels/test_trap.py::test_every_position_the_piles_game_calls_lost_has_no_win
+  tests/kernels/test_trap.py::test_the_piles_game_never_fires_on_a_position_that_can_be_won
+  tests/kernels/test_trap.py::test_every_corpus_deal_the_piles_game_calls_lost_is_lost_by_the_reference
+  tests/kernels/test_trap.py::test_the_piles_game_kernel_agrees_with_the_plain_model
+  tests/kernels/test_trap.py::test_each_move_of_the_first_piles_game_is_needed
 """
 
 from __future__ import annotations

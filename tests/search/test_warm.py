@@ -1,81 +1,7 @@
-"""Unit checks of the kernel's pruning on positions whose fate is known by hand."""
+"""Compiling the kernels once per version (solver/search/warm.py): ``warm_up()`` compiles every kernel a
+solve uses, in two child processes on a fresh cache, which die with the process that started them."""
 
-import numpy as np
 import pytest
-
-from solver.game.board import parse_board
-from solver.game.rules import GAMES
-from solver.kernels import codes
-from solver.kernels import dead as D
-from solver.search.arrays import kernel_rules, state_arrays
-
-
-def relaxed_dead(text, rules):
-    board = parse_board(text).validate(rules)
-    arr, heights, found = state_arrays(board, rules)
-    scratch = np.zeros(codes.SCRATCH_SIZE, dtype=np.int32)
-    return D.relaxed_dead(arr, heights, found, kernel_rules(rules), scratch)
-
-
-BD3 = GAMES["bakers-dozen"].reduced(ranks=3, piles=4)  # 3s play the King
-
-
-def test_a_king_over_a_lower_card_of_its_suit_is_dead_where_spaces_stay_empty():
-    # Piles are written bottom first.  3C (the top rank) lies on AC: it can only go up, after AC.
-    text = "AC 3C\n3D 2D AD 2C\n3H 2H AH\n3S 2S AS"
-    assert relaxed_dead(text, BD3)
-    # Spanish Patience: once pile 3 is cleared, 3C may go there.
-    assert not relaxed_dead(text, GAMES["spanish-patience"].reduced(ranks=3, piles=4))
-
-
-def test_cards_already_up_host_nothing():
-    # 2C must leave before AC beneath it, and likewise 2H and 2S; their hosts are the 3s.
-    # 3D is up and hosts nothing; 3C, 3H and 3S lie under those very 2s.
-    text = "Foundations: D-3\n3C AC 2C\nAH 3H 2H\nAS 3S 2S"
-    assert relaxed_dead(text, GAMES["bakers-dozen"].reduced(ranks=3, piles=3))
-
-
-def test_a_winnable_position_is_not_dead():
-    text = "3C 2C AC\n3D 2D AD\n3H 2H AH\n3S 2S AS"
-    assert not relaxed_dead(text, BD3)
-
-
-def test_the_kernel_cache_is_kept_apart_for_each_version_of_any_kernel_module(tmp_path):
-    """A change to any kernel module (or to solver/limits.py, whose MAX_PILES sizes their layouts) moves
-    numba's cache elsewhere, so no kernel runs stale code of a module it calls (numba itself checks only
-    the kernel's own file); same sources, same place."""
-    from solver.kernels import cache as kernel_cache
-
-    sources = [p.relative_to(kernel_cache.PACKAGE) for p in kernel_cache.kernel_sources(kernel_cache.PACKAGE)]
-    for name in sources:
-        (tmp_path / name).parent.mkdir(exist_ok=True)
-        (tmp_path / name).write_text((kernel_cache.PACKAGE / name).read_text())
-    base = tmp_path / "cache"
-    first = kernel_cache.cache_dir(tmp_path, base)
-    assert kernel_cache.cache_dir(tmp_path, base) == first and first.parent == base
-    for name in sources:
-        text = (tmp_path / name).read_text()
-        (tmp_path / name).write_text(text + "\n# changed\n")
-        assert kernel_cache.cache_dir(tmp_path, base) != first, name
-        (tmp_path / name).write_text(text)
-    assert kernel_cache.cache_dir(tmp_path, base) == first
-
-
-def test_every_module_with_kernels_is_in_the_kernels_folder_and_the_cache_digest():
-    from solver.kernels import cache as kernel_cache
-
-    with_kernels = {path for path in kernel_cache.PACKAGE.rglob("*.py") if "@njit" in path.read_text()}
-    assert with_kernels and with_kernels <= set(kernel_cache.kernel_sources(kernel_cache.PACKAGE))
-    assert all(path.parent == kernel_cache.KERNELS for path in with_kernels)
-
-
-def test_the_package_uses_the_versioned_cache():
-    import numba
-
-    from solver.kernels import cache as kernel_cache
-
-    assert numba.config.CACHE_DIR.endswith(kernel_cache.cache_dir(kernel_cache.PACKAGE, kernel_cache.PACKAGE).name)
-
 
 _NO_COMPILING_AFTER_WARM_UP = """
 import importlib
@@ -121,45 +47,6 @@ def test_warm_up_compiles_every_kernel_a_solve_uses():
         [sys.executable, "-c", _NO_COMPILING_AFTER_WARM_UP], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip().splitlines()[-1] == "[]"
-
-
-_COMPILING_IS_NOT_BUDGETED = """
-import importlib
-import time
-from solver import GAMES, Budget, deal, solve
-
-solve_module = importlib.import_module("solver.search.solve")  # the module (solver.search.solve is the function)
-
-real_warm_up = solve_module.warm_up
-
-warmed = []
-
-
-def slow_warm_up():  # as on a fresh cache, where compiling takes a minute and more
-    warmed.append(time.perf_counter())
-    time.sleep(3)
-    real_warm_up()
-
-solve_module.warm_up = slow_warm_up
-solve_module.is_warm = lambda: False  # as on a fresh cache
-rules = GAMES["good-measure"]
-began = time.perf_counter()
-result = solve(deal(rules, 2), rules, Budget(seconds=2))
-print(result.verdict, result.seconds, len(warmed), time.perf_counter() - began)
-"""
-
-
-@pytest.mark.slow
-def test_the_first_solve_compiles_before_its_clock_starts():
-    """The README's example on a fresh install answered `unknown (time)` after compiling for longer
-    than its budget; now the first solve of a process warms up first, outside the budget."""
-    import subprocess
-    import sys
-
-    out = subprocess.run([sys.executable, "-c", _COMPILING_IS_NOT_BUDGETED], capture_output=True, text=True)
-    verdict, seconds, warm_ups, wall = out.stdout.split()
-    assert warm_ups == "1" and float(wall) > 3, out.stdout + out.stderr[-2000:]  # it warmed up, slowly
-    assert verdict == "won" and float(seconds) < 2, out.stdout  # and the budget did not count that
 
 
 _FRESH_COMPILE = """

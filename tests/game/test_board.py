@@ -2,22 +2,14 @@
 
 import pytest
 
-from solver.game.board import BoardError, parse_board
-from solver.game.cards import CardError, card_text, parse_card
+from solver.game.board import Board, BoardError, parse_board
+from solver.game.cards import parse_card
 from solver.game.deals import deal
-from solver.game.rules import GAMES
+from solver.game.rules import GAMES, with_pysolfc
 
 BD = GAMES["bakers-dozen"]
-
-
-def test_card_spellings():
-    assert parse_card("TH") == parse_card("10H") == parse_card("10♥") == parse_card("th")
-    assert card_text(parse_card("10♠")) == "TS"
-    assert card_text(parse_card("AC")) == "AC" and parse_card("AC") == 0
-    with pytest.raises(CardError):
-        parse_card("1H")
-    with pytest.raises(CardError):
-        parse_card("QX")
+BD2 = GAMES["bakers-dozen-2-decks"]
+SP = GAMES["spanish-patience"]
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -93,3 +85,76 @@ def test_face_down_cards_are_written_in_brackets():
     cruel_lines[2] = "[" + cruel_lines[2].replace(" ", "] ", 1)  # after its Foundations and Redeals lines
     with pytest.raises(BoardError, match="Cruel has redeals; its cards are all face up"):
         parse_board("\n".join(cruel_lines), cruel).validate(cruel)
+
+
+@pytest.mark.parametrize("game", ["unusual", "bakers-dozen-2-decks"])
+def test_board_text_round_trips_with_both_foundations_of_each_suit(game):
+    rules = GAMES[game]
+    board = deal(rules, 5)
+    text = board.to_text(rules)
+    assert text.splitlines()[0].startswith("Foundations: C-") and text.splitlines()[0].count("C-") == 2
+    assert parse_board(text).validate(rules) == board
+
+
+def test_a_suit_s_two_foundations_are_kept_higher_first():
+    board = parse_board("Foundations: H-2 C-A H-4 S-K S-Q\nKD\n")
+    assert board.foundations == (1, 0, 4, 13, 0, 0, 2, 12)
+    assert Board((), (0, 0, 2, 12, 1, 0, 4, 13)).foundations == board.foundations
+    assert "H-4 H-2" in board.to_text()
+
+
+def test_the_foundations_line_may_name_a_suit_once_for_two_decks():
+    board = deal(BD2, 8)
+    lines = board.to_text().splitlines()[1:]
+    assert parse_board("\n".join(lines), BD2).validate(BD2) == board
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda t: t.replace("Foundations: C-0 C-0", "Foundations: C-0 C-0 C-A"), "written three times"),
+        (lambda t: t.rstrip("\n") + " AS\n", "AS is (in piles|3 times in pile).*two decks: each card twice"),
+        (lambda t: t.replace("Foundations: C-0 C-0", "Foundations: C-A C-0"), "foundation C is built to A, but AC"),
+    ],
+)
+def test_two_deck_boards_count_copies(edit, message):
+    with pytest.raises(BoardError, match=message):
+        parse_board(edit(deal(BD2, 8).to_text())).validate(BD2)
+
+
+def test_a_missing_copy_is_named():
+    board = deal(BD2, 8)
+    piles = list(board.piles)
+    piles[0] = piles[0][:-1]
+    with pytest.raises(BoardError, match="missing card"):
+        Board(tuple(piles), board.foundations).validate(BD2)
+
+
+def test_a_one_deck_board_refuses_two_foundations_of_a_suit():
+    text = "Foundations: H-A H-A\n" + "\n".join(deal(GAMES["bakers-dozen"], 1).to_text().splitlines())
+    with pytest.raises(BoardError, match="one foundation per suit|two foundations"):
+        parse_board(text).validate(GAMES["bakers-dozen"])
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("Foundations: C-AD\n", "starts with AD, not AC"),
+        ("Foundations: D-AD.2H\n", "2H cannot lie on AD"),
+        ("Foundations: D-AD.3S\n", "3S cannot lie on AD"),
+        ("Foundations: D-2\n", "write each one's cards"),
+    ],
+)
+def test_foundations_by_alternate_colour_are_written_card_by_card(text, message):
+    rules = with_pysolfc(SP).reduced(ranks=3, piles=3)
+    piles = "3D 2C AH\n3H 3C 2H\nAS 2D 3S\n"
+    with pytest.raises(BoardError, match=message):
+        parse_board(text + piles, rules).validate(rules)
+    with pytest.raises(BoardError, match="build by suit"):
+        parse_board("Foundations: D-AD\n" + piles, SP.reduced(ranks=3, piles=3)).validate(SP.reduced(ranks=3, piles=3))
+
+
+def test_a_card_written_on_two_foundations_is_refused():
+    rules = with_pysolfc(SP).reduced(ranks=3, piles=3)
+    with pytest.raises(BoardError, match="2H is on 2 foundations"):
+        parse_board("Foundations: C-AC.2H S-AS.2H\n3D 2C AH\n3H 3C\nAD 2D 3S\n", rules).validate(rules)

@@ -1,7 +1,9 @@
-"""The beam search (solver/kernels/beam.py) only ever finds real wins, and solve() still agrees with the reference.
+"""The beam search (solver/search/beam.py driving solver/kernels/beam.py) only ever finds real wins, and
+solve() still agrees with the reference.
 
 The beam proves nothing lost, so what can go wrong is a line that does not
 replay, a win claimed on a lost deal, or a schedule that changes a verdict.
+(A level's choice and the kernel's keys are in tests/kernels/test_beam.py.)
 """
 
 import random
@@ -10,19 +12,15 @@ import numpy as np
 import pytest
 from corpus import deals
 from harness import PLAIN, check_agreement
-from naive import choose_plainly
 
 from solver.game.deals import deal, random_deal
 from solver.game.engine import is_solution
 from solver.game.premises import beams_apply
 from solver.game.rules import GAMES, with_worrying_back
-from solver.kernels import beam as B
-from solver.kernels import codes as K
 from solver.kernels import position as P
 from solver.search import LOST, WON, Budget, Schedule, solve
 from solver.search.arrays import engine_line
-from solver.search.beam import Beam, beam_search
-from solver.search.dfs import DepthFirst
+from solver.search.beam import beam_search
 from solver.search.root import Root
 
 BEAMED = [g for g in GAMES if beams_apply(GAMES[g]) and GAMES[g].decks == 1]  # one deck, every card face up
@@ -66,24 +64,6 @@ def test_beam_with_worrying_back_finds_legal_wins(game):
     assert found >= 20, found
 
 
-def test_beam_skips_positions_the_depth_first_search_proved_lost():
-    """Given the table of a complete lost search, a beam keeps none of the root's children:
-    the search has marked every one of them lost (or they are dead, which the beam also drops)."""
-    rng = random.Random("beam-marks")
-    rules = GAMES["good-measure"].reduced(7, 4)  # smaller lost deals are mostly dead at the root
-    checked = 0
-    for _ in range(200):
-        board = random_deal(rules, rng)
-        run = DepthFirst(Root(board, rules), Budget(seconds=None))
-        status, _ = run.run(None, None)
-        if status != K.LOST or run.meta[K.M_NODES] < 20:
-            continue
-        assert Beam(Root(board, rules), 64).expand(1, NO_MARKS) > 0
-        assert Beam(Root(board, rules), 64).expand(1, run.table) == 0
-        checked += 1
-    assert checked >= 5, checked
-
-
 @pytest.mark.parametrize("game", BEAMED)
 def test_solve_with_early_beams_agrees_with_reference_search(game):
     """Beams after every few depth-first positions: verdicts unchanged, and some wins come from beams."""
@@ -115,46 +95,6 @@ def test_deals_the_depth_first_search_decides_fast_run_no_beam():
     assert fast >= 8, fast
 
 
-@pytest.mark.parametrize("width", [1, 3, 8, 40])
-def test_a_level_keeps_the_best_few_of_each_abstract_position(width):
-    rng = np.random.default_rng(width)
-    slots = 1 << (2 * width - 1).bit_length()
-    for _ in range(200):
-        count = int(rng.integers(0, 12 * width))
-        keys = rng.permutation(10 * count + 1)[:count].astype(np.int64) - 5 * count  # distinct: one right answer
-        abstract = rng.integers(0, min(slots, 1 + int(rng.integers(1, 3 * width + 2))), size=count).astype(np.uint64)
-        chosen = np.zeros(width, dtype=np.int64)
-        kept = B._choose(keys, abstract, count, chosen, np.zeros(slots, np.uint64), np.zeros(slots, np.int32))
-        assert list(chosen[:kept]) == choose_plainly(list(keys), list(abstract), width)
-
-
-def test_dealt_cards_count_the_prefixes_and_key_only_the_abstract_position():
-    rules = GAMES["bakers-dozen"]
-    board, heights, found, *_ = Root(deal(rules, 5), rules).copy()
-    origin, origin_heights = board.copy(), heights.copy()
-    dealt, key = B.dealt_cards(board, heights, found, origin, origin_heights)
-    assert dealt == heights.sum()
-
-    def move(src, dst):
-        board[dst, heights[dst]] = board[src, heights[src] - 1]
-        heights[dst] += 1
-        heights[src] -= 1
-
-    tops = board[np.arange(board.shape[0]), heights - 1] // 4
-    src, host, other = next(  # a top card with two hosts (piles whose top is one rank higher)
-        (p, q, r)
-        for p in range(len(tops))
-        for q in range(len(tops))
-        for r in range(q + 1, len(tops))
-        if p not in (q, r) and tops[q] == tops[r] == tops[p] + 1
-    )
-    move(src, host)
-    moved, moved_key = B.dealt_cards(board, heights, found, origin, origin_heights)
-    assert moved == dealt - 1 and moved_key != key
-    move(host, other)  # the moved card again, to the other host: the same abstract position
-    assert B.dealt_cards(board, heights, found, origin, origin_heights) == (moved, moved_key)
-
-
 def test_a_narrow_beam_wins_a_deal_the_old_beams_left_unknown_at_60_seconds():
     """Good Measure 214: unknown at 60 s before beams kept few positions of one abstract position
     (results/decide-1000.md); won by the fifth old beam, 256,000 wide, after 191 s.  Now 4,000 wide."""
@@ -163,21 +103,6 @@ def test_a_narrow_beam_wins_a_deal_the_old_beams_left_unknown_at_60_seconds():
     P.seed_random(0)
     line, _ = beam_search(Root(board, rules), 4_000, None, NO_MARKS)
     assert line is not None and is_solution(board, line, rules)
-
-
-def test_the_probe_beams_come_first_and_only_before_the_schedule_s_first():
-    """The probes are the first beams and the schedule's follow them; a probe that would come after the
-    schedule's first beam (the tests' small schedules) is left out."""
-    default = Schedule(beam_probes=((100, 10), (200, 30)), beam_first_after=1000, beam_first_width=1000)
-    assert [(default.beam_due(k), default.beam_width(k)) for k in range(4)] == [
-        (100, 10),
-        (200, 30),
-        (1000, 1000),
-        (4000, 4000),
-    ]
-    for without in (Schedule(beam_probes=()), Schedule(beam_first_after=4, beam_first_width=2)):
-        assert (without.beam_due(0), without.beam_width(0)) == (without.beam_first_after, without.beam_first_width)
-        assert without.beam_due(1) == without.beam_first_after * without.beam_growth
 
 
 @pytest.mark.parametrize("game", TWO_COPIES)

@@ -117,11 +117,3 @@ def test_the_streamlined_positions_count_against_the_budget():
     rules = GAMES["good-measure"]
     result = solve(deal(rules, 3), rules, Budget(seconds=None, states=5000))  # won, but not this soon
     assert result.verdict == "unknown" and result.reason == "states" and result.states == 5000, result
-
-
-def test_a_schedule_without_room_for_its_restarts_noise_is_refused():
-    """Its restarts perturb the move order by 1 to ``streamline_noise``: 0 would divide by zero mid-search."""
-    with pytest.raises(ValueError, match="streamline_noise"):
-        Schedule(streamline_noise=0)
-    with pytest.raises(ValueError, match="run_growth"):
-        Schedule(run_growth="triple")

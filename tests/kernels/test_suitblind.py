@@ -9,26 +9,20 @@ against the deal.
 """
 
 import random
-import time
 
 import numpy as np
 import pytest
 from corpus import deals
-from harness import PLAIN, check_agreement, fast_sample, kernel_dead, kernel_state, kernel_walk
+from harness import fast_sample, kernel_dead, kernel_state, kernel_walk
 from naive import WALK_SIZES as SIZES
 from naive import PlainSuitBlind, WalkReference, walk_positions
 
-from solver.game.deals import deal
-from solver.game.engine import apply_move, is_solution, reference_search
+from solver.game.engine import apply_move, reference_search
 from solver.game.premises import classic
 from solver.game.rules import GAMES
-from solver.kernels import capacity as C
 from solver.kernels import codes
 from solver.kernels import suitblind as H
-from solver.search import Budget, Schedule, solve
 from solver.search.arrays import WALK_KEYS
-from solver.search.root import Root
-from solver.search.walks import Walks
 
 CLASSIC = [g for g in GAMES if classic(GAMES[g])]  # the capacity test, walks and beams apply
 # The random draws' seeds ("chains-...") keep the walks' first name, so that they draw the same cases.
@@ -214,130 +208,3 @@ def test_a_real_line_maps_to_positions_the_plain_model_can_win():
             checked += 1
     print(checked, ripe, lone)
     assert checked >= 200 and ripe >= 20 and lone >= 20, (checked, ripe, lone)
-
-
-# solve() with the walk from the first restart on, depth-first runs of 8 positions, and no capacity
-# test in the depth-first search (it proves most small deals lost at the root, before any walk).
-FORCED_WALKS = Schedule(walks_after=0, run_nodes=8, run_growth="fixed", capacity_nodes=0, streamline_slices=())
-
-
-@pytest.mark.parametrize("game", CLASSIC)
-def test_solve_with_the_walk_agrees_with_the_reference_search(game):
-    by_walk = won_by_walk = 0
-    for result in check_agreement(deals(f"small/{game}", 100), FORCED_WALKS)["results"]:
-        by_walk += result.found_by == "suit-blind"
-        won_by_walk += result.found_by == "walk"  # solve() replays every winning line
-    assert by_walk >= 5 and won_by_walk >= 5, (by_walk, won_by_walk)
-
-
-def test_good_measure_82_is_lost_in_the_suit_blind_game():
-    """A deal depth-first search alone takes 88 s to prove lost; the walk needs ~100,000 positions."""
-    rules = GAMES["good-measure"]
-    walks = Walks(Root(deal(rules, 82), rules), 1 << 30)
-    walks.advance(time.perf_counter() + 60.0)
-    assert walks.status == codes.LOST and walks.meta[H.H_NODES] < 1_000_000
-
-
-def test_a_walk_in_slices_keeps_to_each_slice_s_capacity_work_and_still_proves_good_measure_82_lost():
-    """A slice stops its capacity tests at its work limit (the allowance saved by the depth-first search
-    may be large, and one slice spent 0.24 s of a 1 s budget on it); tests cut short only prune less."""
-    work_limit, spent = 300, []
-    rules = GAMES["good-measure"]
-    root = Root(deal(rules, 82), rules, Schedule(walk_chunk_work=work_limit))
-    root.cmeta[C.C_ALLOWANCE] = 1 << 30  # as after a long depth-first run whose tests gave up little
-    walks = Walks(root, 1 << 30)
-    while walks.open():
-        before = int(root.cmeta[C.C_NODES])
-        walks.step()
-        spent.append(int(root.cmeta[C.C_NODES]) - before)
-    assert walks.status == codes.LOST
-    # A test gives up on the position past its limit, so a slice may count one more.
-    assert max(spent) <= work_limit + 1 and sum(n >= work_limit for n in spent) >= 3, (max(spent), len(spent))
-
-
-def _walk_the_games(game: str, number: int) -> Walks:
-    rules = GAMES[game]
-    walks = Walks(Root(deal(rules, number), rules), 1 << 30)
-    while walks.open():
-        walks.advance(time.perf_counter() + 60.0)
-    return walks
-
-
-def test_good_measure_505_is_lost_once_five_ranks_are_named():
-    """Its suit-blind game is won; with the suits of Aces to Fives kept, lost (depth-first search: 52 s)."""
-    walks = _walk_the_games("good-measure", 505)
-    assert walks.stage == 1 and walks.named() == (5, 0) and walks.status == codes.LOST
-    assert walks.positions() < 1_000_000
-
-
-@pytest.mark.slow
-def test_good_measure_560_is_lost_once_nines_to_kings_are_named():
-    """Its suit-blind game and its game with Aces to Fives named are won; with the suits of Nines to Kings
-    kept, lost after about 1.9M positions (the depth-first search: 31 minutes)."""
-    walks = _walk_the_games("good-measure", 560)
-    assert walks.stage == 2 and walks.named() == (0, 5) and walks.status == codes.LOST
-    assert walks.positions() < 2_500_000
-
-
-def test_good_measure_538_is_won_by_the_walk_of_the_real_game():
-    """A deal the depth-first search and beams leave unknown after 60 s; the real game's walk wins it in
-    about 50,000 positions, with a line the reference engine replays."""
-    walks = _walk_the_games("good-measure", 538)
-    rules = GAMES["good-measure"]
-    assert walks.won() and walks.named() == (rules.ranks, 0) and walks.positions() < 200_000
-    assert is_solution(deal(rules, 538), walks.winning_line(), rules)
-
-
-@pytest.mark.slow
-def test_a_walk_short_of_memory_gives_up_and_the_deal_stays_unknown():
-    schedule = Schedule(walks_after=0, walks_memory=1e-3)  # 2 MiB of 2 GiB: room for 45,000 positions
-    rules = GAMES["good-measure"]
-    result = solve(deal(rules, 82), rules, Budget(seconds=3), schedule=schedule)
-    assert result.verdict == "unknown" and result.found_by != "suit-blind" and result.walk_positions > 0
-
-
-def test_a_batch_record_says_which_search_proved_a_loss():
-    from solver.batch import solve_record
-
-    record = solve_record("good-measure", 82, Budget(seconds=30), Schedule(walks_after=0))
-    assert record["verdict"] == "lost" and record["found_by"] == "suit-blind" and record["chain_positions"] > 0
-    record = solve_record("good-measure", 1, Budget(seconds=30), Schedule(walks_after=0))  # lost at the root
-    assert record["verdict"] == "lost" and record["found_by"] == "depth-first" and record["chain_positions"] == 0
-
-
-@pytest.mark.parametrize("game", CLASSIC)
-def test_solve_with_the_root_capacity_test_agrees_with_the_reference_search(game):
-    """The root's capacity test searched to the end (RootTest), from the first restart on, with
-    the depth-first search's own capacity tests cut to one abstract position: where it says lost, so does
-    the reference search."""
-    # Slices of CAP_DEPTH + 8 abstract positions, which go on where the last stopped.
-    schedule = Schedule(
-        walks_after=0, run_nodes=8, run_growth="fixed", capacity_nodes=1, root_test_slice=C.CAP_DEPTH + 8
-    )
-    by_root_test = 0
-    for result in check_agreement(deals(f"small/{game}", 300), schedule)["results"]:
-        by_root_test += result.found_by == "capacity"
-        assert result.found_by != "capacity" or result.verdict == "lost", result
-    assert by_root_test >= 10, by_root_test
-
-
-@pytest.mark.slow
-def test_bakers_dozen_6174_is_lost_by_the_root_capacity_test():
-    """Unknown after 20 minutes of one depth-first run (79 million positions); its root's abstract game
-    is lost after some 220,000 abstract positions."""
-    from solver.batch import solve_record
-
-    record = solve_record("bakers-dozen", 6174, Budget(seconds=60), PLAIN)  # (the streamlined search's capacity
-    # tests fill the root's cache, so with it the depth-first run ends first, 234,000 positions, lost)
-    assert record["verdict"] == "lost" and record["found_by"] == "capacity", record
-    assert 100_000 < record["root_test_positions"] < 1_000_000, record
-
-
-def test_one_run_starts_with_the_root_capacity_test():
-    """``one_run`` runs the root's capacity test to the end before its depth-first run, which alone had
-    not ended Baker's Dozen 6174 after 79 million positions."""
-    rules = GAMES["bakers-dozen"]
-    result = solve(deal(rules, 6174), rules, Budget(seconds=60), one_run=True)
-    assert result.verdict == "lost" and result.found_by == "capacity" and result.states == 0, result
-    assert 100_000 < result.root_test_positions < 1_000_000, result
-    assert result.memory >= 16 << 19, result  # its table, let go at the end, held 223,739 positions

@@ -1,4 +1,6 @@
-"""Deals reproduce PySolFC's game numbers."""
+"""Deals reproduce PySolFC's layouts (solver/game/deals.py): each game's hook on the shuffle -- Kings to the
+bottom, Aces founded, cards dealt last -- game by game, and a valid board for every game.  (The shuffle
+itself, number by number, is in test_deals_numbers.py.)"""
 
 import json
 from pathlib import Path
@@ -7,31 +9,13 @@ import pytest
 
 from solver.game.board import Board
 from solver.game.cards import card_text, make_card
-from solver.game.deals import DealNumberError, deal, kings_to_bottom, pysol_shuffle, pysolfc_layout
+from solver.game.deals import deal, kings_to_bottom, pysolfc_layout
 from solver.game.rules import GAMES
-
-pysol_cards = pytest.importorskip("pysol_cards")
-from pysol_cards.cards import CardRenderer  # noqa: E402
-from pysol_cards.deal_game import Game  # noqa: E402
-from pysol_cards.random_base import RandomBase  # noqa: E402
 
 BD = GAMES["bakers-dozen"]
 GM = GAMES["good-measure"]
-
-# pysol_cards switches to the Mersenne Twister above 32000, PySolFC at 32000
-# itself (pysollib/pysolrandom.py: `0 <= seed < 32000`), so 32000 is left out.
-NUMBERS = [*range(1, 301), *range(31900, 32000), *range(32001, 32100), 100_000, 987_654_321, 10**15 + 7]
-
-
-@pytest.mark.parametrize("number", NUMBERS)
-def test_bakers_dozen_matches_pysol_cards(number):
-    expected = Game("bakers_dozen", number, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
-    assert pysolfc_layout(BD, number).to_text() == expected
-
-
-def test_shuffle_is_a_permutation_on_both_generators():
-    for number in (1, 31999, 32000, 5_000_000):
-        assert sorted(pysol_shuffle(number)) == list(range(52))
+BD2 = GAMES["bakers-dozen-2-decks"]
+UNUSUAL = GAMES["unusual"]
 
 
 def test_bakers_dozen_kings_are_all_at_the_bottom():
@@ -124,18 +108,12 @@ def test_kings_to_bottom_keeps_king_order():
     assert kings_to_bottom(board, 13).piles == ((48, 51, 0, 5), (1,))
 
 
-@pytest.mark.parametrize("number", [0, -1, 10**20])
-def test_bad_deal_numbers(number):
-    with pytest.raises(DealNumberError, match="out of range"):
-        deal(BD, number)
-
-
 # Layouts of PySolFC's own code (its pysolrandom shuffle and each game's _shuffleHook from
 # pysollib/games/bakersdozen.py and pysollib/game/__init__.py, run on PySolFC's August 2026 sources,
 # then dealt in rows from the talon's end as its startGame does): pinned for the redeal games, Castles in
 # Spain, Martha and Vineyard (whose last two cards go to piles 1 and 2); and for the two-deck games, whose
 # 104 cards PySolFC shuffles deck by deck in suit and rank order, with no rank-major rearrangement.
-PYSOLFC_LAYOUTS = json.loads(Path(__file__).with_name("pysolfc_layouts.json").read_text())
+PYSOLFC_LAYOUTS = json.loads((Path(__file__).parent.parent / "pysolfc_layouts.json").read_text())
 
 
 @pytest.mark.parametrize("key", sorted(PYSOLFC_LAYOUTS))
@@ -172,3 +150,14 @@ def test_every_game_s_deals_are_valid_boards(name):
     for number in (1, 2, 3, 617, 31999, 32000, 123456):
         board = deal(rules, number)
         assert board.validate(rules) == board  # validate() raises BoardError at the first fault
+
+
+def test_deals_have_every_card_twice_and_eight_foundations():
+    board = deal(UNUSUAL, 3)
+    assert board.foundations == (1,) * 8 and [len(p) for p in board.piles] == [4] * 24
+    assert sorted(c for p in board.piles for c in p) == sorted(list(range(4, 52)) * 2)
+    board = deal(BD2, 3)
+    assert board.foundations == (0,) * 8 and [len(p) for p in board.piles] == [4] * 26
+    for pile in board.piles:  # Kings at the bottom
+        ranks = [c // 4 + 1 for c in pile]
+        assert ranks == sorted(ranks, key=lambda r: r != 13)

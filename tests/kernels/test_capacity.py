@@ -10,17 +10,18 @@ import random
 
 import numpy as np
 import pytest
-from harness import fast_sample, kernel_dead, kernel_verdict, kernel_verdict_of
+from harness import KernelPosition, fast_sample, kernel_dead, kernel_verdict, kernel_verdict_of
 from naive import WALK_SIZES as SIZES
-from naive import PlainModel, WalkReference, walk_positions
+from naive import PlainModel, WalkReference, prefix_length, rank, walk_positions
 
 from solver.game.deals import random_deal
+from solver.game.engine import apply_move
 from solver.game.premises import classic
-from solver.game.rules import GAMES
+from solver.game.rules import EMPTY_NONE, GAMES
 from solver.kernels import capacity as C
 from solver.kernels import codes as K
 from solver.kernels import dead as D
-from solver.search.arrays import kernel_rules, state_arrays
+from solver.search.arrays import engine_move, kernel_rules, state_arrays
 
 CLASSIC = [g for g in GAMES if classic(GAMES[g])]  # the capacity test, walks and beams apply
 
@@ -107,3 +108,53 @@ def test_a_leaving_card_holding_nothing_proves_more(game):
             assert reference.lost(origin, board), (game, board.to_text(), origin.to_text())
             newly_dead += 1
     assert newly_dead >= 50, newly_dead
+
+
+@pytest.mark.parametrize("game", CLASSIC)
+def test_a_move_changes_the_abstraction_exactly_where_abstraction_moved_says(game):
+    """The depth-first search tests a child again only after a move that changed a foundation or a prefix
+    (``abstraction_moved``, solver/kernels/dead.py's text: "other moves leave its abstraction, so its verdict,
+    as the parent's").  Along random walks, a kernel move from pile to pile changes the plain model's
+    abstraction (the prefix lengths; the foundations stay) exactly where ``abstraction_moved`` says so."""
+    rng = random.Random(f"capacity-moved-{game}")
+    seen = {True: 0, False: 0}
+    for i in range(40):
+        rules = GAMES[game].reduced(*SIZES[i % len(SIZES)])
+        origin = random_deal(rules, rng)
+        model, (ob, oh, _) = PlainModel(origin, rules), state_arrays(origin, rules)
+        board = origin
+        for _ in range(25):
+            k = KernelPosition(board, rules)
+            between_piles = [(s, d) for s, d in k.moves() if s >= 0 and d >= 0]
+            if not between_piles:
+                break
+            src, dst = rng.choice(between_piles)
+            card = k.play(src, dst)
+            child = apply_move(board, engine_move(src, dst), rules)
+            moved = bool(C.abstraction_moved(k.board, k.heights, ob, oh, src, dst, card))
+            assert moved == (model.abstract(child) != model.abstract(board)), (game, board.to_text(), (src, dst))
+            seen[moved] += 1
+            board = child
+    assert seen[True] >= 50 and seen[False] >= 50, seen
+
+
+@pytest.mark.parametrize("game", CLASSIC)
+def test_every_pile_met_is_its_prefix_with_free_cards_one_rank_down_on_it(game):
+    """The argument of "Seats" (and of suitblind.py's "Origin, prefix, free cards"): a card outside its pile's
+    prefix has moved since the origin, so it lies on a card one rank higher -- the prefix top, or a free card
+    -- or alone in a pile whose prefix is empty.  Held on every position of random walks (any legal move)."""
+    rng = random.Random(f"capacity-shape-{game}")
+    free = on_top_of_a_prefix = in_a_space = 0
+    for origin, board in walk_positions(GAMES[game].reduced(5, 4), rng, 200):
+        for pile, dealt in zip(board.piles, origin.piles, strict=True):
+            n = prefix_length(pile, dealt)
+            for i in range(n, len(pile)):
+                free += 1
+                if i == 0:
+                    in_a_space += 1  # a moved card at the bottom: into a space, where the rules allow one
+                    assert GAMES[game].empty_pile != EMPTY_NONE, board.to_text()
+                else:
+                    assert rank(pile[i - 1]) == rank(pile[i]) + 1, (i, board.to_text(), origin.to_text())
+                    on_top_of_a_prefix += i == n
+    assert free >= 1000 and on_top_of_a_prefix >= 100, (free, on_top_of_a_prefix, in_a_space)
+    assert (in_a_space > 0) == (GAMES[game].empty_pile != EMPTY_NONE), in_a_space

@@ -1,20 +1,24 @@
-"""PySolFC's Spanish Patience, whose foundations build by alternate colour: the kernels play its quotient
-game, two suits in two decks (solver/search/arrays.py, "Foundations by alternate colour").  Held here
-move by move to the real game as the reference engine plays it, with the plain quotient of tests/naive.py."""
+"""The kernels' view of a game (solver/search/arrays.py).
+
+PySolFC's Spanish Patience, whose foundations build by alternate colour: the kernels play its quotient
+game, two suits in two decks ("Foundations by alternate colour").  Held here move by move to the real
+game as the reference engine plays it, with the plain quotient of tests/naive.py.  And Royal Family,
+whose foundations build down: its ranks turned over for the kernels, its zigzag piles within their rows."""
 
 import random
 
 import numpy as np
 import pytest
 from corpus import deals
-from harness import check_agreement
+from harness import KernelPosition, check_agreement
 from naive import quotient
 
-from solver.game.cards import suit_of
-from solver.game.deals import pysolfc_layout, random_deal
+from solver.game.cards import rank_of, suit_of
+from solver.game.deals import deal, pysolfc_layout, random_deal
 from solver.game.engine import Move, apply_move, is_solution, legal_moves
 from solver.game.rules import GAMES, with_pysolfc
-from solver.search.arrays import engine_line, position_keys, state_arrays
+from solver.kernels import position as P
+from solver.search.arrays import engine_line, engine_move, kernel_card, position_keys, state_arrays
 from solver.search.result import Budget
 from solver.search.solve import solve
 from solver.words import LOST, WON
@@ -101,3 +105,33 @@ def test_positions_in_mid_game_agree_with_the_reference_search():
     mixed = sum(any(suit_of(c) != i for i, held in enumerate(d.board.founded) for c in held) for d in corpus)
     counts = check_agreement(corpus)
     assert counts[WON] >= 50 and counts[LOST] >= 50 and mixed >= 100, (counts[WON], counts[LOST], mixed)
+
+
+def test_royal_family_cards_turn_over_for_the_kernel():
+    rules = GAMES["royal-family"]
+    assert [rank_of(kernel_card(c, rules)) for c in (48, 0, 20)] == [1, 13, 8]
+
+
+@pytest.mark.parametrize("pysolfc", [False, True])
+def test_royal_family_s_tall_piles_fit_the_kernel_s_rows(pysolfc):
+    """Up or down by colour a pile may zigzag (QC JD QS JH TC 9D ...) far past a run of the deck's ranks:
+    walks that heap cards onto the tallest pile stay within the kernel's rows (search/arrays.py,
+    ``pile_room``; numba checks no bounds), and kernel and engine agree all the way."""
+    rules = with_pysolfc(GAMES["royal-family"]) if pysolfc else GAMES["royal-family"]
+    rng, tallest = random.Random("tall-piles"), 0
+    for number in range(1, 41):
+        board = pysolfc_layout(rules, number) if pysolfc else deal(rules, number)
+        k = KernelPosition(board, rules)
+        for _ in range(300):
+            moves = [(s, d) for s, d in k.moves() if s != P.REDEAL]
+            if not moves:
+                break
+            onto = [(s, d) for s, d in moves if d >= 0 and k.heights[d] == k.heights.max()]
+            src, dst = rng.choice(onto if onto and rng.random() < 0.7 else moves)
+            move = engine_move(src, dst)
+            k.play(src, dst)
+            board = apply_move(board, move, rules)
+            assert k.engine_board() == board, (number, move)
+            assert k.board.shape[1] > max(len(p) for p in board.piles)
+            tallest = max(tallest, max(len(p) for p in board.piles))
+    assert tallest > 4 + rules.ranks + 1, tallest  # past the rows a deck's ranks would give

@@ -187,7 +187,7 @@ def test_the_cli_stopped_by_signals_and_killed_resumes_to_the_same_verdict_and_p
     rng = random.Random(2715)
     signals = [signal.SIGKILL, signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGINT, signal.SIGKILL]
     stopped = {}
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     for signum in signals:
         written = path.stat().st_mtime_ns if path.exists() else 0
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

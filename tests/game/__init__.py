@@ -1,0 +1,1 @@
+"""Tests of solver/game, one file per module."""

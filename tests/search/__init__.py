@@ -1,0 +1,1 @@
+"""Tests of solver/search, one file per module."""
