@@ -6,10 +6,14 @@ each game's rules by hand below -- not by calling the function under test; then 
 at a time (``dataclasses.replace``), so that each condition of each premise is seen to count, and each
 condition it leaves out is seen not to."""
 
+import random
 from dataclasses import replace
 
 import pytest
+from corpus import PYSOLFC_SIZES
 
+from solver.game.deals import random_deal
+from solver.game.engine import apply_move, legal_moves
 from solver.game.premises import (
     SAFE_ALTERNATE,
     SAFE_LOW,
@@ -33,6 +37,7 @@ from solver.game.premises import (
     safe_rule,
     single_cards,
     spaces_take_nothing,
+    strict_game,
     unsupported,
 )
 from solver.game.rules import (
@@ -304,3 +309,46 @@ def test_what_the_refusals_name_is_supported_where_their_other_conditions_hold()
     assert unsupported(replace(BD2, cards_per_pile=50)) == ""
     assert unsupported(replace(BD, piles=MAX_PILES, empty_pile=EMPTY_NONE)) == ""
     assert unsupported(replace(BD, piles=1, ranks=13)) == ""
+
+
+# strict_game: where PySolFC's rules only add moves to the strict ones (the strict probe, solver/search/strict.py).
+
+ADDS_ONLY = [g for g in GAMES if g not in ("spanish-patience", "indefatigable")]
+
+
+def test_the_strict_game_exists_where_pysolfc_only_adds_moves():
+    assert [g for g in GAMES if strict_game(with_pysolfc(GAMES[g])) is not None] == ADDS_ONLY
+    for game in ADDS_ONLY:
+        assert strict_game(with_pysolfc(GAMES[game])) == GAMES[game]
+        assert strict_game(GAMES[game]) is None  # the strict rules have no stricter game
+    assert strict_game(with_worrying_back(GAMES["bakers-dozen"])) is None  # not PySolFC's: a variant
+    reduced = strict_game(with_pysolfc(GAMES["ripple-fan"]).reduced(4, 3))
+    assert (reduced.ranks, reduced.piles, reduced.worrying_back, reduced.sequence_moves) == (4, 3, False, False)
+
+
+def _positions(game: str, count: int, seed: int):
+    """Positions of small deals of ``game`` reached by random strict moves, with both rule sets."""
+    rng = random.Random(seed)
+    for i in range(count):
+        ranks, piles = PYSOLFC_SIZES[game][i % len(PYSOLFC_SIZES[game])]
+        pysolfc = with_pysolfc(GAMES[game]).reduced(ranks, piles)
+        strict = strict_game(pysolfc)
+        board = random_deal(strict, rng)
+        for _ in range(rng.randint(0, 12)):
+            yield strict, pysolfc, board
+            moves = legal_moves(board, strict)
+            if not moves:
+                break
+            board = apply_move(board, rng.choice(moves), strict)
+
+
+@pytest.mark.parametrize("game", ADDS_ONLY)
+def test_every_strict_child_is_a_pysolfc_child(game):
+    checked = 0
+    for strict, pysolfc, board in _positions(game, 40, seed=hash(game) % 1000):
+        strict_moves, pysolfc_moves = legal_moves(board, strict), legal_moves(board, pysolfc)
+        assert set(strict_moves) <= set(pysolfc_moves), (game, board.to_text())
+        for move in strict_moves:
+            assert apply_move(board, move, strict) == apply_move(board, move, pysolfc), (game, move)
+        checked += len(strict_moves)
+    assert checked > 100, checked
