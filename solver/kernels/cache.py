@@ -40,7 +40,9 @@ def cache_dir(package: Path, base: Path) -> Path:
     return base / f"numba-{digest.hexdigest()[:16]}"
 
 
-ENTRY_KERNELS = ("dfs.search", "capacity.capacity_search", "suitblind.walk_step", "beam.beam_level")
+ENTRY_KERNELS = (
+    "dfs.search", "capacity.capacity_search", "suitblind.walk_step", "beam.beam_level", "trap.first_piles_trap_cards",
+)  # fmt: skip
 
 
 def is_warm() -> bool:

@@ -31,6 +31,7 @@ from ..kernels import codes
 from ..kernels.cache import PACKAGE, is_warm
 from ..kernels.position import seed_random
 from ..kernels.table import forget_open, open_keys, repoint, table_evict
+from ..kernels.trap import first_pile_trap_cards, first_piles_trap_cards
 from ..processes import die_with_parent
 from .beam import beam_search
 from .dfs import DepthFirst
@@ -64,6 +65,16 @@ def _search_kernels() -> None:
     doubled(table)
     table_evict(np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.int64), 0, 1)
     forget_open(np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.int64), np.zeros(codes.META_SIZE, np.int64))
+    _trap_kernels()
+
+
+def _trap_kernels() -> None:
+    """The traps of the first piles (solver/kernels/trap.py), which the root of a game with redeals asks
+    before any search: Cruel's first solve otherwise compiled them in its own time (6.7 s of a 10 s budget)."""
+    rules = GAMES["cruel"].reduced(ranks=4, piles=4)
+    start = Root(Board(((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14)), (0, 0, 0, 0)), rules).arrays
+    first_pile_trap_cards(start.board, start.heights, start.found, rules.ranks)
+    first_piles_trap_cards(start.board, start.heights, start.found, rules.ranks, 2)
 
 
 def load_search_kernels() -> None:

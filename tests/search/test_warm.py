@@ -8,7 +8,7 @@ import importlib
 import time
 from solver.kernels import cache as kernel_cache
 from solver.game.deals import deal
-from solver.game.rules import GAMES, with_worrying_back
+from solver.game.rules import GAMES, with_pysolfc, with_worrying_back
 from solver.search import Budget, Schedule, solve, warm_up
 
 def signatures():
@@ -29,6 +29,10 @@ assert solve(deal(rules, 3), rules, Budget(states=70_000), schedule=plain).walk_
 solve(deal(rules, 1), rules)  # lost at the root
 rules = with_worrying_back(GAMES["spanish-patience"])
 solve(deal(rules, 1), rules)  # no safe moves, no capacity tests
+rules = GAMES["cruel"]
+solve(deal(rules, 1), rules)  # the traps of the first piles, at the root
+rules = with_pysolfc(GAMES["bakers-dozen"])
+solve(deal(GAMES["bakers-dozen"], 5), rules)  # the strict probe, then PySolFC's own search
 after = signatures()
 print(sorted(k for k in after if after[k] != before.get(k, 0)))
 """
