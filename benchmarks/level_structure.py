@@ -60,8 +60,8 @@ class Census(Layered):
         board, heights, found = (np.zeros_like(a) for a in (run.origin, run.origin_heights, run.origin_found))
         hard = np.zeros(board.shape[0], np.int64)
         for row in rows:
-            kernel.decode(row, run.origin, run.kr.ranks, board, heights, found)
-            kernel.hard_lengths(board, heights, run.origin, run.origin_heights, run.kr.build, hard)
+            kernel.decode(row, run.origin, run.rule_codes.ranks, board, heights, found)
+            kernel.hard_lengths(board, heights, run.origin, run.origin_heights, run.rule_codes.build, hard)
             level = (tuple(hard.tolist()), tuple(found.tolist()))
             shape = tuple((heights - hard).tolist())
             self.groups[level, shape] += 1
@@ -148,7 +148,7 @@ def folded_nodes(search: Census, limit: int = 1 << 20) -> tuple[int, int, int, i
         hard = list(level[0])
         met = set()
         for raw in rows:
-            kernel.decode(np.frombuffer(raw, np.uint64), run.origin, run.kr.ranks, board, heights, found)
+            kernel.decode(np.frombuffer(raw, np.uint64), run.origin, run.rule_codes.ranks, board, heights, found)
             met.add(tuple(tuple(board[p, : heights[p]].tolist()) for p in range(board.shape[0])))
         while met:
             position = met.pop()

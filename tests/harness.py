@@ -43,13 +43,13 @@ class KernelPosition:
     the safe moves and dead test (solver/kernels/safe_moves.py, dead.py)."""
 
     def __init__(self, board: Board, rules):
-        self.rules, self.kr, self.zob = rules, kernel_rules(rules), position_keys(rules)
+        self.rules, self.rule_codes, self.zobrist = rules, kernel_rules(rules), position_keys(rules)
         self.board, self.heights, self.found = state_arrays(board, rules)
         self.meta = np.zeros(codes.META_SIZE, dtype=np.int64)
         self.meta[codes.M_IN_PLAY] = board.cards_in_play()
         self.meta[codes.M_REDEALS] = board.redeals
         self.meta[codes.M_DOWN] = down_mask(board, rules)
-        self.keys = P.position_hash(self.board, self.heights, self.zob, board.redeals, self.meta[codes.M_DOWN])
+        self.keys = P.position_hash(self.board, self.heights, self.zobrist, board.redeals, self.meta[codes.M_DOWN])
         self.scratch = np.zeros(codes.SCRATCH_SIZE, dtype=np.int32)
         self.saved = np.zeros(self.board.shape[0], dtype=np.int16)
 
@@ -57,34 +57,34 @@ class KernelPosition:
         src = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
         dst = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
         n = MV.generate_moves(
-            self.board, self.heights, self.found, self.kr, src, dst, 0, self.scratch, 0, self.meta,
+            self.board, self.heights, self.found, self.rule_codes, src, dst, 0, self.scratch, 0, self.meta,
             self.board.copy(), self.heights.copy(),
         )  # fmt: skip
         return [(int(src[i]), int(dst[i])) for i in range(n)]
 
     def play(self, src: int, dst: int) -> int:
-        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta, src, dst)
+        args = (self.board, self.heights, self.found, self.zobrist, self.keys, self.meta, src, dst)
         return P.play(*args, self.saved, self.scratch)
 
     def take_back(self, src: int, dst: int, card: int) -> None:
-        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta, src, dst, card)
+        args = (self.board, self.heights, self.found, self.zobrist, self.keys, self.meta, src, dst, card)
         P.take_back(*args, self.saved, self.scratch)
 
     def play_safe_moves(self) -> int:
         """Play the safe foundation moves where they hold (rules and position); returns how many."""
-        if not SM.safe_moves_hold(self.kr, self.meta):
+        if not SM.safe_moves_hold(self.rule_codes, self.meta):
             return 0
         auto_src = np.zeros(codes.MAX_CARDS, dtype=np.int16)
         auto_card = np.zeros(codes.MAX_CARDS, dtype=np.int16)
-        args = (self.board, self.heights, self.found, self.zob, self.keys, self.meta)
-        return SM.play_safe_moves(*args, auto_src, auto_card, self.kr.safe)
+        args = (self.board, self.heights, self.found, self.zobrist, self.keys, self.meta)
+        return SM.play_safe_moves(*args, auto_src, auto_card, self.rule_codes.safe)
 
     def relaxed_dead(self) -> bool:
-        return bool(D.relaxed_dead(self.board, self.heights, self.found, self.kr, self.scratch))
+        return bool(D.relaxed_dead(self.board, self.heights, self.found, self.rule_codes, self.scratch))
 
     def dead_here(self) -> bool:
         """The dead test where the search applies it (rules and position)."""
-        return bool(D.dead_here(self.board, self.heights, self.found, self.kr, self.scratch, self.meta))
+        return bool(D.dead_here(self.board, self.heights, self.found, self.rule_codes, self.scratch, self.meta))
 
     def engine_board(self) -> Board:
         """The position as the engine writes it (kernel cards turned back where foundations build down)."""
@@ -130,11 +130,11 @@ def check_agreement(deals, schedule: Schedule | None = None, one_run: bool = Fal
 def capacity_test(origin: Board, rules: Rules, table_words: int, allowance: int = 0) -> CapacityTest:
     """A capacity test against ``origin`` with a fresh cache of ``table_words`` words."""
     ob, oh, _ = state_arrays(origin, rules)
-    cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-    cmeta[C.C_ALLOWANCE] = allowance
-    cap, ckeys = np.zeros(C.CAP_SIZE, dtype=np.int32), np.zeros(2, dtype=np.uint64)
+    capacity_meta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
+    capacity_meta[C.C_ALLOWANCE] = allowance
+    work, capacity_hash = np.zeros(C.CAP_SIZE, dtype=np.int32), np.zeros(2, dtype=np.uint64)
     table = np.zeros(table_words, dtype=np.uint64)
-    return CapacityTest(ob, oh, C.origin_places(ob, oh), cap, CAPACITY_KEYS, ckeys, table, cmeta)
+    return CapacityTest(ob, oh, C.origin_places(ob, oh), work, CAPACITY_KEYS, capacity_hash, table, capacity_meta)
 
 
 def kernel_verdict(board: Board, origin: Board, rules, node_limit: int = 1 << 20) -> int:
@@ -148,7 +148,7 @@ def kernel_verdict_of(prefix, found, origin: Board, rules) -> int:
     """The kernel's verdict on the abstract position given by its prefix lengths and foundations."""
     test = capacity_test(origin, rules, 1 << 17)
     lengths, found = np.array(prefix, dtype=np.int32), np.array(found, dtype=np.int32)
-    C.abstract_prefixes(lengths, found, test.origin, rules.ranks, test.cap)
+    C.abstract_prefixes(lengths, found, test.origin, rules.ranks, test.work)
     C._hash(lengths, found, CAPACITY_KEYS, test.keys)
     return C.capacity_search(test, kernel_rules(rules), 1 << 15)
 

@@ -104,7 +104,20 @@ def _seen(cache, key):
 
 @njit(cache=True)
 def beam_level(
-    level, n, next_level, record, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, dealt_weight
+    level,
+    n,
+    next_level,
+    record,
+    rules,
+    zobrist,
+    seen,
+    dfs_table,
+    cands,
+    work,
+    stats,
+    origin,
+    origin_heights,
+    dealt_weight,
 ):
     """Expand the ``n`` positions of ``level``; keep the best ``width`` children as ``next_level``.
 
@@ -115,7 +128,20 @@ def beam_level(
     where it was dealt (0 where a redeal may come: it re-cuts the piles, and the prefixes mean nothing)."""
     here, lowest = np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.int32)
     count = _candidates(
-        level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest, dealt_weight
+        level,
+        n,
+        rules,
+        zobrist,
+        seen,
+        dfs_table,
+        cands,
+        work,
+        stats,
+        origin,
+        origin_heights,
+        here,
+        lowest,
+        dealt_weight,
     )
     if count < 0:
         return -1
@@ -124,14 +150,14 @@ def beam_level(
     for k in range(kept):
         c = cands.chosen[k]
         e, src, dst = cands.parent[c], cands.src[c], cands.dst[c]
-        _keep(level, next_level, k, e, src, dst, rules, zob, work)
+        _keep(level, next_level, k, e, src, dst, rules, zobrist, work)
         parent[k], move_src[k], move_dst[k] = e, src, dst
     return kept
 
 
 @njit(cache=True)
 def beam_levels(
-    levels, n, first, last, records, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights,
+    levels, n, first, last, records, rules, zobrist, seen, dfs_table, cands, work, stats, origin, origin_heights,
     dealt_weight,
 ):  # fmt: skip
     """Expand level ``first`` (its ``n`` positions in ``levels[first % 2]``) into the next, and so on, up to
@@ -145,7 +171,7 @@ def beam_levels(
     while i < last and n > 0:
         record = (parents[i], sources[i], targets[i])
         n = beam_level(
-            levels[i % 2], n, levels[1 - i % 2], record, rules, zob, seen, dfs_table, cands, work, stats, origin,
+            levels[i % 2], n, levels[1 - i % 2], record, rules, zobrist, seen, dfs_table, cands, work, stats, origin,
             origin_heights, dealt_weight,
         )  # fmt: skip
         if n < 0:
@@ -155,28 +181,28 @@ def beam_levels(
 
 
 @njit(cache=True)
-def _play(board, hs, found, rules, zob, keys, meta, src, dst, work):
+def _play(board, hs, found, rules, zobrist, keys, meta, src, dst, work):
     """Play a move of the beam (a redeal too), then the safe moves it lets through where they hold (no
     worrying back, no redeal left: solver/kernels/safe_moves.py); returns the card moved and how many safe
     moves were played, for ``_take_back``."""
-    card = play(board, hs, found, zob, keys, meta, src, dst, work.saved, work.scratch)
+    card = play(board, hs, found, zobrist, keys, meta, src, dst, work.saved, work.scratch)
     meta[M_AUTO_TOP] = 0
     autos = np.int64(0)
     if safe_moves_hold(rules, meta):  # (no safe rule with worrying back: premises.safe_rule)
-        autos = play_safe_moves(board, hs, found, zob, keys, meta, work.auto_src, work.auto_card, rules.safe)
+        autos = play_safe_moves(board, hs, found, zobrist, keys, meta, work.auto_src, work.auto_card, rules.safe)
     return card, autos
 
 
 @njit(cache=True)
-def _take_back(board, hs, found, zob, keys, meta, src, dst, card, autos, work):
+def _take_back(board, hs, found, zobrist, keys, meta, src, dst, card, autos, work):
     """Undo ``_play``."""
-    undo_safe_moves(board, hs, found, zob, keys, meta, work.auto_src, work.auto_card, autos)
-    take_back(board, hs, found, zob, keys, meta, src, dst, card, work.saved, work.scratch)
+    undo_safe_moves(board, hs, found, zobrist, keys, meta, work.auto_src, work.auto_card, autos)
+    take_back(board, hs, found, zobrist, keys, meta, src, dst, card, work.saved, work.scratch)
 
 
 @njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
 def _candidates(
-    level, n, rules, zob, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest, dealt_weight
+    level, n, rules, zobrist, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest, dealt_weight
 ):
     """The level's children worth keeping, scored, as candidates; how many, or -1 when a move wins."""
     boards, heights, founds, in_play, redeals, keys = level
@@ -194,11 +220,11 @@ def _candidates(
         for i in range(m):
             src, dst = np.int64(moves_src[i]), np.int64(moves_dst[i])
             here[0], here[1] = keys[e, 0], keys[e, 1]
-            card, autos = _play(board, hs, found, rules, zob, here, meta, src, dst, work)
+            card, autos = _play(board, hs, found, rules, zobrist, here, meta, src, dst, work)
             stats[B_NODES] += 1
             if meta[M_IN_PLAY] == 0:
                 stats[B_WON_PARENT], stats[B_WON_SRC], stats[B_WON_DST] = e, src, dst
-                _take_back(board, hs, found, zob, here, meta, src, dst, card, autos, work)
+                _take_back(board, hs, found, zobrist, here, meta, src, dst, card, autos, work)
                 return -1
             fresh = not _seen(seen, here[0])
             if fresh:
@@ -211,7 +237,7 @@ def _candidates(
                 tie = np.random.randint(0, 1 << TIE_BITS)
                 cand_key[count] = (np.int64(score(board, hs, found, dealt, lowest, dealt_weight)) << TIE_BITS) + tie
                 count += 1
-            _take_back(board, hs, found, zob, here, meta, src, dst, card, autos, work)
+            _take_back(board, hs, found, zobrist, here, meta, src, dst, card, autos, work)
     return count
 
 
@@ -278,7 +304,7 @@ def _sift_down(heap, keys, i, size):
 
 
 @njit(cache=True)
-def _keep(level, next_level, slot, e, src, dst, rules, zob, work):
+def _keep(level, next_level, slot, e, src, dst, rules, zobrist, work):
     """Write position ``e``'s child by move src -> dst (and the safe moves after it) at ``slot`` of the next level."""
     boards, heights, founds, in_play, redeals, keys = level
     next_boards, next_heights, next_founds, next_in_play, next_redeals, next_keys = next_level
@@ -290,7 +316,7 @@ def _keep(level, next_level, slot, e, src, dst, rules, zob, work):
     meta[M_IN_PLAY] = in_play[e]
     meta[M_REDEALS] = redeals[e]
     board, hs, found, here = next_boards[slot], next_heights[slot], next_founds[slot], next_keys[slot]
-    _play(board, hs, found, rules, zob, here, meta, np.int64(src), np.int64(dst), work)
+    _play(board, hs, found, rules, zobrist, here, meta, np.int64(src), np.int64(dst), work)
     next_in_play[slot] = meta[M_IN_PLAY]
     next_redeals[slot] = meta[M_REDEALS]
 
@@ -302,7 +328,7 @@ def _copy_2d(dst, src):
 
 
 @njit(cache=True)
-def replay(board, heights, found, in_play, redeals, rules, zob, line_src, line_dst, out_src, out_dst, work):
+def replay(board, heights, found, in_play, redeals, rules, zobrist, line_src, line_dst, out_src, out_dst, work):
     """Play a line of the beam's moves from the root, writing each move and then the safe moves it
     lets through (``out_dst`` -1: to a foundation); returns how many moves were written."""
     meta = work.meta
@@ -313,7 +339,7 @@ def replay(board, heights, found, in_play, redeals, rules, zob, line_src, line_d
     n = 0
     for i in range(line_src.shape[0]):
         _, autos = _play(
-            board, heights, found, rules, zob, keys, meta, np.int64(line_src[i]), np.int64(line_dst[i]), work
+            board, heights, found, rules, zobrist, keys, meta, np.int64(line_src[i]), np.int64(line_dst[i]), work
         )
         out_src[n], out_dst[n] = line_src[i], line_dst[i]
         n += 1

@@ -65,10 +65,10 @@ class CapacityTest(NamedTuple):
 
     origin: np.ndarray  # the root's piles, against which prefixes count
     origin_heights: np.ndarray
-    where: np.ndarray  # where[0, card], where[1, card]: the card's pile and height at the root
-    cap: np.ndarray  # the abstract position and the search's stack (its own layout)
+    places: np.ndarray  # places[0, card], places[1, card]: the card's pile and height at the root
+    work: np.ndarray  # the abstract position and the search's stack (its own layout)
     zobrist: np.ndarray  # the abstract positions' keys
-    keys: np.ndarray  # the hash of the abstract position in ``cap``
+    keys: np.ndarray  # the hash of the abstract position in ``work``
     table: np.ndarray  # the cache of verdicts
     meta: np.ndarray  # counters and the allowance (``C_*`` slots)
 

@@ -119,12 +119,12 @@ from .table import TABLE_MAX_LOAD, set_info, table_find, table_info, table_looku
 
 # A table entry's information is a status: UNDECIDED (being decided, or given up on), WON or LOST.
 CAP_DEPTH = 2 * 52 + 2  # each abstract move puts a card up or shrinks a prefix
-# Slots of ``cmeta``: table entries, abstract positions searched, tests, tests that found the position dead,
+# Slots of ``capacity_meta``: table entries, abstract positions searched, tests, tests that found the position dead,
 # and the abstract positions the tests may still search (the search adds one for each real position).
 C_COUNT, C_NODES, C_CALLS, C_DEAD, C_ALLOWANCE = range(5)
 CMETA_SIZE = 5
 
-# Regions of the int32 array ``cap``: the abstract position, its counts, the search's stack.
+# Regions of the int32 array ``work``: the abstract position, its counts, the search's stack.
 _LEN = 0  # per pile: the prefix length
 _FOUND = _LEN + MAX_PILES  # per suit: the foundation
 _FREE = _FOUND + 4  # per rank: free cards
@@ -142,13 +142,13 @@ def capacity_keys(seed: int = 20261201) -> np.ndarray:
 
 
 def origin_places(origin: np.ndarray, origin_heights: np.ndarray) -> np.ndarray:
-    """``where[0, card]`` the card's origin pile (-1: up at the origin), ``where[1, card]`` its height there."""
-    where = np.full((2, 52), -1, dtype=np.int16)
+    """``places[0, card]`` the card's origin pile (-1: up at the origin), ``places[1, card]`` its height there."""
+    places = np.full((2, 52), -1, dtype=np.int16)
     for p in range(origin.shape[0]):
         for i in range(origin_heights[p]):
-            where[0, origin[p, i]] = p
-            where[1, origin[p, i]] = i
-    return where
+            places[0, origin[p, i]] = p
+            places[1, origin[p, i]] = i
+    return places
 
 
 @njit(cache=True, inline="always")
@@ -157,47 +157,53 @@ def _rank(card):
 
 
 @njit(cache=True, inline="always")
-def _set_prefix(cap, origin, p, n):
+def _set_prefix(work, origin, p, n):
     """Pile p's prefix is n long: its length, and its top as a seat (or the pile as a space)."""
-    cap[_LEN + p] = n
+    work[_LEN + p] = n
     if n == 0:
-        cap[_SPACES] += 1
+        work[_SPACES] += 1
     else:
-        cap[_SEATS + _rank(origin[p, n - 1])] += 1
+        work[_SEATS + _rank(origin[p, n - 1])] += 1
 
 
 @njit(cache=True)
-def _hash(lengths, found, cz, ckeys):
-    """The hash of the abstract position with these prefix lengths and foundations, into ``ckeys``."""
-    ckeys[0] = 0
-    ckeys[1] = 0
+def _hash(lengths, found, zobrist, capacity_hash):
+    """The hash of the abstract position with these prefix lengths and foundations, into ``capacity_hash``."""
+    capacity_hash[0] = 0
+    capacity_hash[1] = 0
     for p in range(lengths.shape[0]):
-        ckeys[0] ^= cz[0, p, lengths[p]]
-        ckeys[1] ^= cz[1, p, lengths[p]]
+        capacity_hash[0] ^= zobrist[0, p, lengths[p]]
+        capacity_hash[1] ^= zobrist[1, p, lengths[p]]
     for s in range(4):
-        ckeys[0] ^= cz[0, MAX_PILES + s, found[s]]
-        ckeys[1] ^= cz[1, MAX_PILES + s, found[s]]
+        capacity_hash[0] ^= zobrist[0, MAX_PILES + s, found[s]]
+        capacity_hash[1] ^= zobrist[1, MAX_PILES + s, found[s]]
 
 
 @njit(cache=True)
 def abstract(board, heights, found, test):
-    """Write the abstraction of the real position into ``test.cap`` and its hash into ``test.keys``."""
-    origin, origin_heights, cap, cz, ckeys = test.origin, test.origin_heights, test.cap, test.zobrist, test.keys
-    cap[_FREE : _SPACES + 1] = 0
+    """Write the abstraction of the real position into ``test.work`` and its hash into ``test.keys``."""
+    origin, origin_heights, work, zobrist, capacity_hash = (
+        test.origin,
+        test.origin_heights,
+        test.work,
+        test.zobrist,
+        test.keys,
+    )
+    work[_FREE : _SPACES + 1] = 0
     piles = board.shape[0]
     for p in range(piles):
         n = prefix_length(board, heights, origin, origin_heights, p)
-        _set_prefix(cap, origin, p, n)
+        _set_prefix(work, origin, p, n)
         for i in range(n, heights[p]):
-            cap[_FREE + _rank(board[p, i])] += 1
-            cap[_SEATS + _rank(board[p, i])] += 1
+            work[_FREE + _rank(board[p, i])] += 1
+            work[_SEATS + _rank(board[p, i])] += 1
     for s in range(4):  # a loop, not a slice assignment: numba compiles that one's shape check for seconds
-        cap[_FOUND + s] = found[s]
-    _hash(cap[_LEN : _LEN + piles], found, cz, ckeys)
+        work[_FOUND + s] = found[s]
+    _hash(work[_LEN : _LEN + piles], found, zobrist, capacity_hash)
 
 
 @njit(cache=True)
-def fits(cap, nranks, empty_rule, left_rank, left_seat, left_space):
+def fits(work, nranks, empty_rule, left_rank, left_seat, left_space):
     """Whether the free cards can be seated (module text).
 
     ``left_rank`` > 0: a card of that rank has just left a prefix and may
@@ -206,10 +212,10 @@ def fits(cap, nranks, empty_rule, left_rank, left_seat, left_space):
     its pile's prefix."""
     short_total = 0
     for rank in range(1, nranks + 1):
-        free = cap[_FREE + rank]
+        free = work[_FREE + rank]
         if free == 0:
             continue
-        seats = cap[_SEATS + rank + 1] if rank < nranks else 0
+        seats = work[_SEATS + rank + 1] if rank < nranks else 0
         short = free - seats if free > seats else 0
         # The card that left must go to a space when no seat but the one it came from is left for it.
         forced = rank == left_rank and (seats == 0 or (seats == 1 and left_seat))
@@ -219,202 +225,202 @@ def fits(cap, nranks, empty_rule, left_rank, left_seat, left_space):
             if not space_takes(rank, nranks, empty_rule):
                 return False
             short_total += short
-            if forced and left_space and cap[_SPACES] < 2:  # ... a space other than the one it made
+            if forced and left_space and work[_SPACES] < 2:  # ... a space other than the one it made
                 return False
-    return short_total <= cap[_SPACES]
+    return short_total <= work[_SPACES]
 
 
 @njit(cache=True)
-def _free_card_up(cap, where, suit, nranks):
+def _free_card_up(work, places, suit, nranks):
     """The free card of ``suit`` that may go up, or -1."""
-    rank = cap[_FOUND + suit] + 1
+    rank = work[_FOUND + suit] + 1
     if rank > nranks:
         return -1
     card = (rank - 1) * 4 + suit
-    p = where[0, card]
-    return card if p >= 0 and where[1, card] >= cap[_LEN + p] else -1
+    p = places[0, card]
+    return card if p >= 0 and places[1, card] >= work[_LEN + p] else -1
 
 
 @njit(cache=True)
-def _shrink(cap, origin, cz, ckeys, p, back):
+def _shrink(work, origin, zobrist, capacity_hash, p, back):
     """The prefix of pile p loses its top (``back``: gains it again); fixes spaces and seats of the new top."""
-    n = cap[_LEN + p]
+    n = work[_LEN + p]
     new = n + 1 if back else n - 1
-    ckeys[0] ^= cz[0, p, n] ^ cz[0, p, new]
-    ckeys[1] ^= cz[1, p, n] ^ cz[1, p, new]
+    capacity_hash[0] ^= zobrist[0, p, n] ^ zobrist[0, p, new]
+    capacity_hash[1] ^= zobrist[1, p, n] ^ zobrist[1, p, new]
     low = min(n, new)  # the prefix length without the card that moves
     step = -1 if back else 1
     if low == 0:
-        cap[_SPACES] += step
+        work[_SPACES] += step
     else:
-        cap[_SEATS + _rank(origin[p, low - 1])] += step
-    cap[_LEN + p] = new
+        work[_SEATS + _rank(origin[p, low - 1])] += step
+    work[_LEN + p] = new
 
 
 @njit(cache=True)
-def _raise(cap, cz, ckeys, suit, step):
-    f = cap[_FOUND + suit]
-    ckeys[0] ^= cz[0, MAX_PILES + suit, f] ^ cz[0, MAX_PILES + suit, f + step]
-    ckeys[1] ^= cz[1, MAX_PILES + suit, f] ^ cz[1, MAX_PILES + suit, f + step]
-    cap[_FOUND + suit] = f + step
+def _raise(work, zobrist, capacity_hash, suit, step):
+    f = work[_FOUND + suit]
+    capacity_hash[0] ^= zobrist[0, MAX_PILES + suit, f] ^ zobrist[0, MAX_PILES + suit, f + step]
+    capacity_hash[1] ^= zobrist[1, MAX_PILES + suit, f] ^ zobrist[1, MAX_PILES + suit, f + step]
+    work[_FOUND + suit] = f + step
 
 
 @njit(cache=True)
-def _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
+def _play(work, origin, places, zobrist, capacity_hash, move, nranks, empty_rule):
     """Play abstract move ``move`` if it is legal and leads to a position that fits; returns whether it did.
 
     Moves: 0-3, suit s's free card up; 4 + p, pile p's prefix top up; 4 + piles + p, it leaves."""
     piles = origin.shape[0]
     if move < 4:
-        card = _free_card_up(cap, where, move, nranks)
+        card = _free_card_up(work, places, move, nranks)
         if card < 0:
             return False
-        cap[_FREE + _rank(card)] -= 1
-        cap[_SEATS + _rank(card)] -= 1
-        _raise(cap, cz, ckeys, move, np.int64(1))
-        if fits(cap, nranks, empty_rule, np.int64(0), np.bool_(False), np.bool_(False)):
+        work[_FREE + _rank(card)] -= 1
+        work[_SEATS + _rank(card)] -= 1
+        _raise(work, zobrist, capacity_hash, move, np.int64(1))
+        if fits(work, nranks, empty_rule, np.int64(0), np.bool_(False), np.bool_(False)):
             return True
-        _unplay(cap, origin, where, cz, ckeys, move)
+        _unplay(work, origin, places, zobrist, capacity_hash, move)
         return False
     p = (move - 4) % piles
-    n = cap[_LEN + p]
+    n = work[_LEN + p]
     if n == 0:
         return False
     card = origin[p, n - 1]
     rank = _rank(card)
     if move < 4 + piles:
-        if cap[_FOUND + card % 4] != rank - 1:
+        if work[_FOUND + card % 4] != rank - 1:
             return False
-        cap[_SEATS + rank] -= 1
-        _raise(cap, cz, ckeys, np.int64(card % 4), np.int64(1))
-        _shrink(cap, origin, cz, ckeys, p, np.bool_(False))
-        if fits(cap, nranks, empty_rule, np.int64(0), np.bool_(False), np.bool_(False)):
+        work[_SEATS + rank] -= 1
+        _raise(work, zobrist, capacity_hash, np.int64(card % 4), np.int64(1))
+        _shrink(work, origin, zobrist, capacity_hash, p, np.bool_(False))
+        if fits(work, nranks, empty_rule, np.int64(0), np.bool_(False), np.bool_(False)):
             return True
     else:
         if n == 1 and empty_rule == EMPTY_NONE:
             return False  # a pointless leave (module text, "Pointless leaves")
-        cap[_FREE + rank] += 1
-        _shrink(cap, origin, cz, ckeys, p, np.bool_(False))
+        work[_FREE + rank] += 1
+        _shrink(work, origin, zobrist, capacity_hash, p, np.bool_(False))
         left_seat = n >= 2 and _rank(origin[p, n - 2]) == rank + 1
-        cap[_SEATS + rank] -= 1  # the card holds nothing as it moves: it was a top card
-        ok = fits(cap, nranks, empty_rule, np.int64(rank), np.bool_(left_seat), np.bool_(n == 1))
-        cap[_SEATS + rank] += 1
+        work[_SEATS + rank] -= 1  # the card holds nothing as it moves: it was a top card
+        ok = fits(work, nranks, empty_rule, np.int64(rank), np.bool_(left_seat), np.bool_(n == 1))
+        work[_SEATS + rank] += 1
         if ok:
             return True
-    _unplay(cap, origin, where, cz, ckeys, move)
+    _unplay(work, origin, places, zobrist, capacity_hash, move)
     return False
 
 
 @njit(cache=True)
-def _unplay(cap, origin, where, cz, ckeys, move):
+def _unplay(work, origin, places, zobrist, capacity_hash, move):
     piles = origin.shape[0]
     if move < 4:
-        _raise(cap, cz, ckeys, move, np.int64(-1))
-        card = (cap[_FOUND + move]) * 4 + move
-        cap[_FREE + _rank(card)] += 1
-        cap[_SEATS + _rank(card)] += 1
+        _raise(work, zobrist, capacity_hash, move, np.int64(-1))
+        card = (work[_FOUND + move]) * 4 + move
+        work[_FREE + _rank(card)] += 1
+        work[_SEATS + _rank(card)] += 1
         return
     p = (move - 4) % piles
-    _shrink(cap, origin, cz, ckeys, p, np.bool_(True))
-    card = origin[p, cap[_LEN + p] - 1]
+    _shrink(work, origin, zobrist, capacity_hash, p, np.bool_(True))
+    card = origin[p, work[_LEN + p] - 1]
     if move < 4 + piles:
-        _raise(cap, cz, ckeys, np.int64(card % 4), np.int64(-1))
-        cap[_SEATS + _rank(card)] += 1
+        _raise(work, zobrist, capacity_hash, np.int64(card % 4), np.int64(-1))
+        work[_SEATS + _rank(card)] += 1
     else:
-        cap[_FREE + _rank(card)] -= 1
+        work[_FREE + _rank(card)] -= 1
 
 
 @njit(cache=True)
-def _all_up(cap, nranks):
-    return min(cap[_FOUND], cap[_FOUND + 1], cap[_FOUND + 2], cap[_FOUND + 3]) >= nranks
+def _all_up(work, nranks):
+    return min(work[_FOUND], work[_FOUND + 1], work[_FOUND + 2], work[_FOUND + 3]) >= nranks
 
 
 @njit(cache=True)
-def _mark_path(cap, origin, where, cz, ckeys, ctable, depth, info):
+def _mark_path(work, origin, places, zobrist, capacity_hash, capacity_table, depth, info):
     """Mark the positions on the stack with ``info``, unplaying the moves down to the root."""
     while True:
-        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], np.int64(0)), info)
+        set_info(capacity_table, table_find(capacity_table, capacity_hash[0], capacity_hash[1], np.int64(0)), info)
         if depth == 0:
             return
-        _unplay(cap, origin, where, cz, ckeys, np.int64(cap[_MOVE + depth]))
+        _unplay(work, origin, places, zobrist, capacity_hash, np.int64(work[_MOVE + depth]))
         depth -= 1
 
 
 @njit(cache=True)
-def _first_move(cap, origin, where, nranks, moves):
+def _first_move(work, origin, places, nranks, moves):
     """Where a position's moves start: 0 (all of them in turn), or ``moves + 1 + m`` when move m is a
     safe move up (module text), the only move worth trying; of several, the lowest card's."""
-    low = min(cap[_FOUND], cap[_FOUND + 1], cap[_FOUND + 2], cap[_FOUND + 3])
+    low = min(work[_FOUND], work[_FOUND + 1], work[_FOUND + 2], work[_FOUND + 3])
     best, best_rank = 0, low + 3  # safe: a card at most two ranks above every foundation
     for suit in range(4):
-        rank = cap[_FOUND + suit] + 1
-        if rank < best_rank and _free_card_up(cap, where, suit, nranks) >= 0:
+        rank = work[_FOUND + suit] + 1
+        if rank < best_rank and _free_card_up(work, places, suit, nranks) >= 0:
             best, best_rank = moves + 1 + suit, rank
     for p in range(origin.shape[0]):
-        n = cap[_LEN + p]
+        n = work[_LEN + p]
         if n > 0:
             card = origin[p, n - 1]
             rank = _rank(card)
-            if rank < best_rank and cap[_FOUND + card % 4] == rank - 1:
+            if rank < best_rank and work[_FOUND + card % 4] == rank - 1:
                 best, best_rank = moves + 1 + 4 + p, rank
     return best
 
 
 @njit(cache=True, _nrt=False)  # no reference counts: solver/kernels/__init__.py, "No reference counting"
 def capacity_search(test, rules, node_limit):
-    """Decide the abstract position in ``test.cap``: WON, LOST, or UNDECIDED after ``node_limit`` positions.
+    """Decide the abstract position in ``test.work``: WON, LOST, or UNDECIDED after ``node_limit`` positions.
 
-    Every position decided goes into ``test.table``; ``test.cap`` is left in an unspecified state."""
-    origin, where, cap, cz, ckeys = test.origin, test.where, test.cap, test.zobrist, test.keys
-    ctable, cmeta = test.table, test.meta
+    Every position decided goes into ``test.table``; ``test.work`` is left in an unspecified state."""
+    origin, places, work, zobrist, capacity_hash = test.origin, test.places, test.work, test.zobrist, test.keys
+    capacity_table, capacity_meta = test.table, test.meta
     nranks, empty_rule = rules.ranks, rules.empty
-    slot = table_find(ctable, ckeys[0], ckeys[1], np.int64(UNDECIDED))
-    if slot >= 0 and table_info(ctable, slot) != UNDECIDED:
-        return table_info(ctable, slot)
+    slot = table_find(capacity_table, capacity_hash[0], capacity_hash[1], np.int64(UNDECIDED))
+    if slot >= 0 and table_info(capacity_table, slot) != UNDECIDED:
+        return table_info(capacity_table, slot)
     if slot < 0:
-        cmeta[C_COUNT] += 1
-    if _all_up(cap, nranks):
-        set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], np.int64(0)), WON)
+        capacity_meta[C_COUNT] += 1
+    if _all_up(work, nranks):
+        set_info(capacity_table, table_find(capacity_table, capacity_hash[0], capacity_hash[1], np.int64(0)), WON)
         return WON
     moves = 4 + 2 * origin.shape[0]
     depth = 0
-    cap[_NEXT] = _first_move(cap, origin, where, nranks, moves)
+    work[_NEXT] = _first_move(work, origin, places, nranks, moves)
     nodes = 0
     while True:
-        move = cap[_NEXT + depth]
+        move = work[_NEXT + depth]
         if move > moves:  # a safe move up, the only one tried
             move -= moves + 1
-            cap[_NEXT + depth] = moves
+            work[_NEXT + depth] = moves
         if move < moves:
-            if cap[_NEXT + depth] < moves:
-                cap[_NEXT + depth] = move + 1
-            if not _play(cap, origin, where, cz, ckeys, move, nranks, empty_rule):
-                if cap[_NEXT + depth] == moves and move < 4 + origin.shape[0]:
-                    cap[_NEXT + depth] = 0  # from a position that does not fit: try them all, as before
+            if work[_NEXT + depth] < moves:
+                work[_NEXT + depth] = move + 1
+            if not _play(work, origin, places, zobrist, capacity_hash, move, nranks, empty_rule):
+                if work[_NEXT + depth] == moves and move < 4 + origin.shape[0]:
+                    work[_NEXT + depth] = 0  # from a position that does not fit: try them all, as before
                 continue
-            slot = table_find(ctable, ckeys[0], ckeys[1], np.int64(UNDECIDED))
+            slot = table_find(capacity_table, capacity_hash[0], capacity_hash[1], np.int64(UNDECIDED))
             if slot < 0:
-                cmeta[C_COUNT] += 1
-            info = UNDECIDED if slot < 0 else table_info(ctable, slot)
-            if info == WON or _all_up(cap, nranks):
-                cap[_MOVE + depth + 1] = move
-                _mark_path(cap, origin, where, cz, ckeys, ctable, depth + 1, WON)
+                capacity_meta[C_COUNT] += 1
+            info = UNDECIDED if slot < 0 else table_info(capacity_table, slot)
+            if info == WON or _all_up(work, nranks):
+                work[_MOVE + depth + 1] = move
+                _mark_path(work, origin, places, zobrist, capacity_hash, capacity_table, depth + 1, WON)
                 return WON
             if info == LOST:
-                _unplay(cap, origin, where, cz, ckeys, move)
+                _unplay(work, origin, places, zobrist, capacity_hash, move)
                 continue
             nodes += 1
-            cmeta[C_NODES] += 1
+            capacity_meta[C_NODES] += 1
             if nodes > node_limit:
                 return UNDECIDED
             depth += 1
-            cap[_MOVE + depth] = move
-            cap[_NEXT + depth] = _first_move(cap, origin, where, nranks, moves)
+            work[_MOVE + depth] = move
+            work[_NEXT + depth] = _first_move(work, origin, places, nranks, moves)
         else:
-            set_info(ctable, table_find(ctable, ckeys[0], ckeys[1], np.int64(0)), LOST)
+            set_info(capacity_table, table_find(capacity_table, capacity_hash[0], capacity_hash[1], np.int64(0)), LOST)
             if depth == 0:
                 return LOST
-            _unplay(cap, origin, where, cz, ckeys, np.int64(cap[_MOVE + depth]))
+            _unplay(work, origin, places, zobrist, capacity_hash, np.int64(work[_MOVE + depth]))
             depth -= 1
 
 
@@ -431,45 +437,45 @@ def abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
 
 
 @njit(cache=True)
-def abstract_prefixes(lengths, found, origin, nranks, cap):
+def abstract_prefixes(lengths, found, origin, nranks, work):
     """Like ``abstract`` (but for the hash), for a position given by its prefix lengths and foundations
     alone (a position of the suit-blind game, :mod:`solver.kernels.suitblind`): every card neither up nor in a
     prefix is free."""
-    cap[_FREE : _SPACES + 1] = 0
+    work[_FREE : _SPACES + 1] = 0
     for s in range(4):
-        cap[_FOUND + s] = found[s]
+        work[_FOUND + s] = found[s]
         for rank in range(found[s] + 1, nranks + 1):
-            cap[_FREE + rank] += 1
+            work[_FREE + rank] += 1
     for p in range(origin.shape[0]):
         n = lengths[p]
-        _set_prefix(cap, origin, p, n)
+        _set_prefix(work, origin, p, n)
         for i in range(n):
-            cap[_FREE + _rank(origin[p, i])] -= 1
+            work[_FREE + _rank(origin[p, i])] -= 1
     for rank in range(1, nranks + 1):
-        cap[_SEATS + rank] += cap[_FREE + rank]
+        work[_SEATS + rank] += work[_FREE + rank]
 
 
 @njit(cache=True)
-def _test_limit(ctable, cmeta, node_limit):
+def _test_limit(capacity_table, capacity_meta, node_limit):
     """Abstract positions the next test may search (module text of ``capacity_dead``); empties a full cache."""
-    room = np.int64(TABLE_MAX_LOAD * (ctable.shape[0] // 2))
-    node_limit = min(node_limit, room // 2, cmeta[C_ALLOWANCE])  # a search adds at most node_limit + 2 entries
-    if node_limit > 0 and cmeta[C_COUNT] + node_limit + 2 > room:
-        ctable[:] = 0
-        cmeta[C_COUNT] = 0
+    room = np.int64(TABLE_MAX_LOAD * (capacity_table.shape[0] // 2))
+    node_limit = min(node_limit, room // 2, capacity_meta[C_ALLOWANCE])  # a search adds at most node_limit + 2 entries
+    if node_limit > 0 and capacity_meta[C_COUNT] + node_limit + 2 > room:
+        capacity_table[:] = 0
+        capacity_meta[C_COUNT] = 0
     return node_limit
 
 
 @njit(cache=True)
 def _test(test, rules, node_limit):
-    """Decide the abstract position in ``test.cap``: True when it cannot be won."""
-    cmeta = test.meta
-    cmeta[C_CALLS] += 1
-    before = cmeta[C_NODES]
+    """Decide the abstract position in ``test.work``: True when it cannot be won."""
+    capacity_meta = test.meta
+    capacity_meta[C_CALLS] += 1
+    before = capacity_meta[C_NODES]
     verdict = capacity_search(test, rules, node_limit)
-    cmeta[C_ALLOWANCE] -= cmeta[C_NODES] - before
+    capacity_meta[C_ALLOWANCE] -= capacity_meta[C_NODES] - before
     if verdict == LOST:
-        cmeta[C_DEAD] += 1
+        capacity_meta[C_DEAD] += 1
         return True
     return False
 
@@ -493,13 +499,13 @@ def capacity_dead_prefixes(lengths, found, rules, test, node_limit):
     """``capacity_dead`` for a position of the suit-blind game, given by its prefix lengths and foundations.
 
     Most of these positions share their abstraction with one decided before: look it up first."""
-    ctable, ckeys = test.table, test.keys
-    _hash(lengths, found, test.zobrist, ckeys)
-    slot = table_lookup(ctable, ckeys[0], ckeys[1])
-    if slot >= 0 and table_info(ctable, slot) != UNDECIDED:
-        return table_info(ctable, slot) == LOST
-    node_limit = _test_limit(ctable, test.meta, node_limit)
+    capacity_table, capacity_hash = test.table, test.keys
+    _hash(lengths, found, test.zobrist, capacity_hash)
+    slot = table_lookup(capacity_table, capacity_hash[0], capacity_hash[1])
+    if slot >= 0 and table_info(capacity_table, slot) != UNDECIDED:
+        return table_info(capacity_table, slot) == LOST
+    node_limit = _test_limit(capacity_table, test.meta, node_limit)
     if node_limit <= 0:
         return False
-    abstract_prefixes(lengths, found, test.origin, rules.ranks, test.cap)
+    abstract_prefixes(lengths, found, test.origin, rules.ranks, test.work)
     return _test(test, rules, node_limit)

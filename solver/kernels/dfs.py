@@ -100,7 +100,9 @@ def open_root(table, keys, meta, frame_index, frame_low, frame_sp, scc):
 
 
 @njit(cache=True, _nrt=False)  # solver/kernels/__init__.py, "No reference counting"
-def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit, work_limit, test, cap_limit, scored):
+def search(
+    position, rules, zobrist, table, meta, stack, scratch, noise, node_limit, work_limit, test, cap_limit, scored
+):
     """Run the depth-first search for at most ``node_limit`` new positions and ``work_limit``
     moves tried and abstract positions searched by capacity tests (most tries meet a known
     position, so positions alone do not bound the time); returns a status.  Each closed strongly
@@ -114,7 +116,7 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
     path_heights = stack.path_heights
     frame_index, frame_low, frame_sp, scc = stack.frame_index, stack.frame_low, stack.frame_sp, stack.scc
     moves_src, moves_dst, auto_src, auto_card = stack.moves_src, stack.moves_dst, stack.auto_src, stack.auto_card
-    origin, origin_heights, cmeta = test.origin, test.origin_heights, test.meta
+    origin, origin_heights, capacity_meta = test.origin, test.origin_heights, test.meta
     depth = meta[M_DEPTH]
     stop = meta[M_NODES] + node_limit
     work = 0
@@ -133,7 +135,7 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
                 order_by_score(
                     position,
                     rules,
-                    zob,
+                    zobrist,
                     meta,
                     (moves_src, moves_dst),
                     start,
@@ -157,10 +159,10 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
             mv_next[depth] = i + 1
             src = np.int64(moves_src[mv_start[depth] + i])
             dst = np.int64(moves_dst[mv_start[depth] + i])
-            card = play(board, heights, found, zob, keys, meta, src, dst, path_heights[depth], scratch)
+            card = play(board, heights, found, zobrist, keys, meta, src, dst, path_heights[depth], scratch)
             autos = 0
             if safe_moves_hold(rules, meta):
-                autos = play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rules.safe)
+                autos = play_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, rules.safe)
             path_src[depth] = src
             path_dst[depth] = dst
             path_card[depth] = card
@@ -179,24 +181,24 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
                 info = table_info(table, slot)
                 if info != LOST_MARK and info < frame_low[depth]:
                     frame_low[depth] = info
-                undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
-                take_back(board, heights, found, zob, keys, meta, src, dst, card, path_heights[depth], scratch)
+                undo_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, autos)
+                take_back(board, heights, found, zobrist, keys, meta, src, dst, card, path_heights[depth], scratch)
                 continue
             meta[M_NODES] += 1
-            cmeta[C_ALLOWANCE] += 1
+            capacity_meta[C_ALLOWANCE] += 1
             dead = dead_here(board, heights, found, rules, scratch, meta)
             if not dead and cap_limit > 0:
                 # The abstraction, and so the parent's verdict, stands unless a foundation or a prefix changed.
                 moved = dst == FOUNDATION or autos > 0
                 if moved or abstraction_moved(board, heights, origin, origin_heights, src, dst, card):
-                    work -= cmeta[C_NODES]  # its abstract positions count as work too, to keep the clock
+                    work -= capacity_meta[C_NODES]  # its abstract positions count as work too, to keep the clock
                     dead = capacity_dead(board, heights, found, rules, test, cap_limit)
-                    work += cmeta[C_NODES]
+                    work += capacity_meta[C_NODES]
             if dead:
                 meta[M_DEAD] += 1
                 set_info(table, slot, LOST_MARK)
-                undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
-                take_back(board, heights, found, zob, keys, meta, src, dst, card, path_heights[depth], scratch)
+                undo_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, autos)
+                take_back(board, heights, found, zobrist, keys, meta, src, dst, card, path_heights[depth], scratch)
                 continue
             meta[M_NEXT_INDEX] = index + 1
             depth += 1
@@ -219,6 +221,8 @@ def search(position, rules, zob, table, meta, stack, scratch, noise, node_limit,
             depth -= 1
             if low < frame_low[depth]:
                 frame_low[depth] = low
-            undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, np.int64(path_autos[depth]))
+            undo_safe_moves(
+                board, heights, found, zobrist, keys, meta, auto_src, auto_card, np.int64(path_autos[depth])
+            )
             src, dst, card = np.int64(path_src[depth]), np.int64(path_dst[depth]), np.int64(path_card[depth])
-            take_back(board, heights, found, zob, keys, meta, src, dst, card, path_heights[depth], scratch)
+            take_back(board, heights, found, zobrist, keys, meta, src, dst, card, path_heights[depth], scratch)

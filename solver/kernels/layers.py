@@ -259,8 +259,8 @@ def pack_parent(layer, src, dst, row_index):
 
 @njit(cache=True)
 def expand(
-    layer, states, parents, index, waiting, waiting_parents, waiting_layers, lmeta, position, rules, zob, work, test,
-    cap_limit, node_limit,
+    layer, states, parents, index, waiting, waiting_parents, waiting_layers, lmeta, position, rules, zobrist, work,
+    test, cap_limit, node_limit,
 ):  # fmt: skip
     """Expand the layer's positions from ``lmeta[L_CURSOR]`` on, at most ``node_limit`` of them: children
     that stay join the layer, the others wait (``waiting*``); returns a status.  LAYER_FULL: the layer's
@@ -270,7 +270,7 @@ def expand(
     origin, origin_heights = test.origin, test.origin_heights
     row = np.zeros(WORDS, dtype=np.uint64)
     hard = np.zeros(board.shape[0], dtype=np.int64)
-    cmeta = test.meta
+    capacity_meta = test.meta
     room = moves_src.shape[0]
     stop = lmeta[L_EXPANDED] + node_limit
     while lmeta[L_CURSOR] < lmeta[L_COUNT]:
@@ -288,7 +288,7 @@ def expand(
         meta[M_IN_PLAY] = decode(states[i], origin, rules.ranks, board, heights, found)
         meta[M_AUTO_TOP] = 0
         # The tests of a position once, as it is expanded (a child may be met many times before).
-        cmeta[C_ALLOWANCE] += 1  # as the depth-first search: one abstract position's work per position
+        capacity_meta[C_ALLOWANCE] += 1  # as the depth-first search: one abstract position's work per position
         dead = dead_here(board, heights, found, rules, scratch, meta)
         if not dead and cap_limit > 0 and parents[i] & _RETEST:
             dead = capacity_dead(board, heights, found, rules, test, cap_limit)
@@ -300,10 +300,10 @@ def expand(
         )
         for m in range(n):
             src, dst = np.int64(moves_src[m]), np.int64(moves_dst[m])
-            card = play(board, heights, found, zob, keys, meta, src, dst, saved, scratch)
+            card = play(board, heights, found, zobrist, keys, meta, src, dst, saved, scratch)
             autos = 0
             if safe_moves_hold(rules, meta):
-                autos = play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rules.safe)
+                autos = play_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, rules.safe)
             if meta[M_IN_PLAY] == 0:
                 lmeta[L_WON_ROW], lmeta[L_WON_SRC], lmeta[L_WON_DST] = i, src, dst
                 return LAYER_WON
@@ -322,8 +322,8 @@ def expand(
                 waiting_parents[w] = parent
                 waiting_layers[w] = child
                 lmeta[L_WAITING] = w + 1
-            undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, autos)
-            take_back(board, heights, found, zob, keys, meta, src, dst, card, saved, scratch)
+            undo_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, autos)
+            take_back(board, heights, found, zobrist, keys, meta, src, dst, card, saved, scratch)
     return LAYER_DONE
 
 

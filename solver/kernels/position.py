@@ -93,20 +93,20 @@ def zobrist_keys(ordered: bool, positional: bool = False, seed: int = 20261130) 
     """The position keys (module text, "Hash"); ``ordered``: the piles' bottom rows differ; ``positional``:
     with the rows that key a card by its place (two decks), which make the kernels key by place."""
     rng = np.random.default_rng(seed)
-    zob = rng.integers(0, 2**64, size=(2, REDEALS_ROW + 1, 52), dtype=np.uint64, endpoint=False)
+    zobrist = rng.integers(0, 2**64, size=(2, REDEALS_ROW + 1, 52), dtype=np.uint64, endpoint=False)
     if not ordered:
-        zob[:, BOTTOM : BOTTOM + MAX_PILES] = zob[:, BOTTOM : BOTTOM + 1]
+        zobrist[:, BOTTOM : BOTTOM + MAX_PILES] = zobrist[:, BOTTOM : BOTTOM + 1]
     down = np.random.default_rng(seed + 1).integers(0, 2**64, size=(2, 1, 52), dtype=np.uint64, endpoint=False)
-    parts = [zob, down]  # row DOWN_ROW drawn apart: the older rows keep their keys
+    parts = [zobrist, down]  # row DOWN_ROW drawn apart: the older rows keep their keys
     if positional:
         places = (2, MAX_PILES * PILE_ROWS, 52)
         parts.append(np.random.default_rng(seed + 2).integers(0, 2**64, size=places, dtype=np.uint64, endpoint=False))
     return np.concatenate(parts, axis=1)
 
 
-def streamlined_keys(zob: np.ndarray, build: int) -> np.ndarray:
+def streamlined_keys(zobrist: np.ndarray, build: int) -> np.ndarray:
     """Keys that know a position only by what the building rule reads of each card (its rank; with
-    alternate colours its rank and colour), keyed by place: from the positional keys ``zob``, each card's
+    alternate colours its rank and colour), keyed by place: from the positional keys ``zobrist``, each card's
     column becomes that of the first card alike.
 
     Keyed by place, equal keys mean the same cards-as-the-rule-reads-them in every place of every pile;
@@ -120,15 +120,15 @@ def streamlined_keys(zob: np.ndarray, build: int) -> np.ndarray:
         alike = (alike // 4) * 4 + np.isin(alike % 4, (1, 2))  # red: diamonds and hearts (codes.is_red)
     elif build != BUILD_SUIT:
         alike = (alike // 4) * 4
-    keys = zob.copy()
-    keys[:, POSITIONAL_ROW:] = zob[:, POSITIONAL_ROW:][:, :, alike]
+    keys = zobrist.copy()
+    keys[:, POSITIONAL_ROW:] = zobrist[:, POSITIONAL_ROW:][:, :, alike]
     return keys
 
 
 @njit(cache=True, inline="always")
-def is_positional(zob):
-    """Whether ``zob`` keys a card by its place, pile and height (two decks), or by the card beneath it."""
-    return zob.shape[1] > POSITIONAL_ROW
+def is_positional(zobrist):
+    """Whether ``zobrist`` keys a card by its place, pile and height (two decks), or by the card beneath it."""
+    return zobrist.shape[1] > POSITIONAL_ROW
 
 
 @njit(cache=True, inline="always")
@@ -147,29 +147,29 @@ def seed_random(seed):
 
 
 @njit(cache=True)
-def hash_into(board, heights, zob, redeals, keys, down=0):
+def hash_into(board, heights, zobrist, redeals, keys, down=0):
     """Write the position's two hashes into ``keys`` (``down``: the face-down cards, a bit per card)."""
     keys[0] = 0
     keys[1] = 0
-    positional = is_positional(zob)
+    positional = is_positional(zobrist)
     for p in range(board.shape[0]):
         for i in range(heights[p]):
             row = _row(board, p, i, positional)
-            keys[0] ^= zob[0, row, board[p, i]]
-            keys[1] ^= zob[1, row, board[p, i]]
+            keys[0] ^= zobrist[0, row, board[p, i]]
+            keys[1] ^= zobrist[1, row, board[p, i]]
     if redeals > 0:
-        keys[0] ^= zob[0, REDEALS_ROW, redeals]
-        keys[1] ^= zob[1, REDEALS_ROW, redeals]
+        keys[0] ^= zobrist[0, REDEALS_ROW, redeals]
+        keys[1] ^= zobrist[1, REDEALS_ROW, redeals]
     for card in range(52):
         if (down >> card) & 1:
-            keys[0] ^= zob[0, DOWN_ROW, card]
-            keys[1] ^= zob[1, DOWN_ROW, card]
+            keys[0] ^= zobrist[0, DOWN_ROW, card]
+            keys[1] ^= zobrist[1, DOWN_ROW, card]
 
 
 @njit(cache=True)
-def position_hash(board, heights, zob, redeals, down):
+def position_hash(board, heights, zobrist, redeals, down):
     keys = np.zeros(2, dtype=np.uint64)
-    hash_into(board, heights, zob, redeals, keys, down)
+    hash_into(board, heights, zobrist, redeals, keys, down)
     return keys
 
 
@@ -179,69 +179,69 @@ def is_down(meta, card):
 
 
 @njit(cache=True)
-def _turn(zob, keys, meta, card):
+def _turn(zobrist, keys, meta, card):
     """Turn ``card`` over, face up or face down again."""
     meta[M_DOWN] ^= np.int64(1) << card
-    keys[0] ^= zob[0, DOWN_ROW, card]
-    keys[1] ^= zob[1, DOWN_ROW, card]
+    keys[0] ^= zobrist[0, DOWN_ROW, card]
+    keys[1] ^= zobrist[1, DOWN_ROW, card]
 
 
 @njit(cache=True)
-def _turn_up_top(board, heights, zob, keys, meta, p):
+def _turn_up_top(board, heights, zobrist, keys, meta, p):
     """Turn pile p's top card face up if a move has just uncovered it face down; returns FLIPPED if so."""
     if heights[p] > 0 and is_down(meta, board[p, heights[p] - 1]):
-        _turn(zob, keys, meta, board[p, heights[p] - 1])
+        _turn(zobrist, keys, meta, board[p, heights[p] - 1])
         return FLIPPED
     return 0
 
 
 @njit(cache=True, inline="always")
-def _toggle(board, zob, keys, p, i, positional):
+def _toggle(board, zobrist, keys, p, i, positional):
     """Put the card at height i of pile p in the hash, or take it out."""
     row = _row(board, p, i, positional)
-    keys[0] ^= zob[0, row, board[p, i]]
-    keys[1] ^= zob[1, row, board[p, i]]
+    keys[0] ^= zobrist[0, row, board[p, i]]
+    keys[1] ^= zobrist[1, row, board[p, i]]
 
 
 @njit(cache=True)
-def _lift(board, heights, zob, keys, p):
+def _lift(board, heights, zobrist, keys, p):
     """Take the top card off pile p; returns it."""
-    _toggle(board, zob, keys, p, heights[p] - 1, is_positional(zob))
+    _toggle(board, zobrist, keys, p, heights[p] - 1, is_positional(zobrist))
     heights[p] -= 1
     return np.int64(board[p, heights[p]])
 
 
 @njit(cache=True)
-def _drop(board, heights, zob, keys, p, card):
+def _drop(board, heights, zobrist, keys, p, card):
     board[p, heights[p]] = card
-    _toggle(board, zob, keys, p, heights[p], is_positional(zob))
+    _toggle(board, zobrist, keys, p, heights[p], is_positional(zobrist))
     heights[p] += 1
 
 
 @njit(cache=True)
-def _move_run(board, heights, zob, keys, p, q, count):
+def _move_run(board, heights, zobrist, keys, p, q, count):
     """Move the top ``count`` cards of pile p onto pile q as a unit; returns the run's bottom card.  Keyed by
     the card beneath, only the run's bottom card changes its key; keyed by place, every card does."""
-    positional = is_positional(zob)
+    positional = is_positional(zobrist)
     start = heights[p] - count
     for i in range(count if positional else 1):
-        _toggle(board, zob, keys, p, start + i, positional)
+        _toggle(board, zobrist, keys, p, start + i, positional)
     for i in range(count):
         board[q, heights[q] + i] = board[p, start + i]
     for i in range(count if positional else 1):
-        _toggle(board, zob, keys, q, heights[q] + i, positional)
+        _toggle(board, zobrist, keys, q, heights[q] + i, positional)
     heights[q] += count
     heights[p] = start
     return board[p, start]
 
 
 @njit(cache=True)
-def apply_move(board, heights, found, zob, keys, meta, src, dst):
+def apply_move(board, heights, found, zobrist, keys, meta, src, dst):
     """Play a move (not a redeal); returns the card moved (a run's bottom card), plus FLIPPED where the
     move turned up the card it uncovered (``undo_move`` turns it down again)."""
     if src >= SEQUENCE:
-        card = _move_run(board, heights, zob, keys, src % SEQUENCE, dst, src // SEQUENCE + 1)
-        return card + _turn_up_top(board, heights, zob, keys, meta, src % SEQUENCE)
+        card = _move_run(board, heights, zobrist, keys, src % SEQUENCE, dst, src // SEQUENCE + 1)
+        return card + _turn_up_top(board, heights, zobrist, keys, meta, src % SEQUENCE)
     if src >= WORRY:
         f = src - WORRY  # a foundation; two decks: a suit's higher one first (found[s] >= found[4 + s])
         if f < 4 and found.shape[0] > 4 and found[f] == found[f + 4]:
@@ -249,29 +249,29 @@ def apply_move(board, heights, found, zob, keys, meta, src, dst):
         card = (found[f] - 1) * 4 + f % 4
         found[f] -= 1
         meta[M_IN_PLAY] += 1
-        _drop(board, heights, zob, keys, dst, card)
+        _drop(board, heights, zobrist, keys, dst, card)
         return card
-    card = _lift(board, heights, zob, keys, src)
+    card = _lift(board, heights, zobrist, keys, src)
     if dst == FOUNDATION:
         found[_taking(found, card)] += 1
         meta[M_IN_PLAY] -= 1
     else:
-        _drop(board, heights, zob, keys, dst, card)
-    return card + _turn_up_top(board, heights, zob, keys, meta, src)
+        _drop(board, heights, zobrist, keys, dst, card)
+    return card + _turn_up_top(board, heights, zobrist, keys, meta, src)
 
 
 @njit(cache=True)
-def undo_move(board, heights, found, zob, keys, meta, src, dst, card):
+def undo_move(board, heights, found, zobrist, keys, meta, src, dst, card):
     """Take back a move; ``card`` is what ``apply_move`` returned."""
     if card >= FLIPPED:
         card -= FLIPPED
         p = src % SEQUENCE
-        _turn(zob, keys, meta, board[p, heights[p] - 1])
+        _turn(zobrist, keys, meta, board[p, heights[p] - 1])
     if src >= SEQUENCE:
-        _move_run(board, heights, zob, keys, dst, src % SEQUENCE, src // SEQUENCE + 1)
+        _move_run(board, heights, zobrist, keys, dst, src % SEQUENCE, src // SEQUENCE + 1)
         return
     if src >= WORRY:
-        _lift(board, heights, zob, keys, dst)
+        _lift(board, heights, zobrist, keys, dst)
         found[_taking(found, card)] += 1  # back where it came from: the foundation that takes it, as it was
         meta[M_IN_PLAY] -= 1
         return
@@ -279,8 +279,8 @@ def undo_move(board, heights, found, zob, keys, meta, src, dst, card):
         found[_holding(found, card)] -= 1
         meta[M_IN_PLAY] += 1
     else:
-        _lift(board, heights, zob, keys, dst)
-    _drop(board, heights, zob, keys, src, card)
+        _lift(board, heights, zobrist, keys, dst)
+    _drop(board, heights, zobrist, keys, src, card)
 
 
 @njit(cache=True, inline="always")
@@ -329,7 +329,7 @@ def _in_fours_reversed(k, n):
 
 
 @njit(cache=True)
-def redeal(board, heights, zob, keys, meta, saved, scratch):
+def redeal(board, heights, zobrist, keys, meta, saved, scratch):
     """Play a redeal, as ``redealt`` does; ``saved`` keeps the heights it cut, for ``undo_redeal``."""
     piles = board.shape[0]
     n = 0
@@ -348,11 +348,11 @@ def redeal(board, heights, zob, keys, meta, saved, scratch):
         heights[p] = size
     if meta[M_REDEALS] > 0:
         meta[M_REDEALS] -= 1
-    hash_into(board, heights, zob, meta[M_REDEALS], keys, meta[M_DOWN])
+    hash_into(board, heights, zobrist, meta[M_REDEALS], keys, meta[M_DOWN])
 
 
 @njit(cache=True)
-def undo_redeal(board, heights, zob, keys, meta, saved, scratch):
+def undo_redeal(board, heights, zobrist, keys, meta, saved, scratch):
     """Take a redeal back: the piles in order, each from the bottom up, are the talon's order; turned back
     into the reading, cut by the saved heights."""
     n = 0
@@ -368,22 +368,22 @@ def undo_redeal(board, heights, zob, keys, meta, saved, scratch):
             k += 1
     if meta[M_REDEALS] != UNLIMITED:
         meta[M_REDEALS] += 1
-    hash_into(board, heights, zob, meta[M_REDEALS], keys, meta[M_DOWN])
+    hash_into(board, heights, zobrist, meta[M_REDEALS], keys, meta[M_DOWN])
 
 
 @njit(cache=True)
-def play(board, heights, found, zob, keys, meta, src, dst, saved, scratch):
+def play(board, heights, found, zobrist, keys, meta, src, dst, saved, scratch):
     """Play a move or a redeal (whose heights before ``saved`` keeps); returns the card moved (-1: a redeal)."""
     if src == REDEAL:
-        redeal(board, heights, zob, keys, meta, saved, scratch)
+        redeal(board, heights, zobrist, keys, meta, saved, scratch)
         return -1
-    return apply_move(board, heights, found, zob, keys, meta, src, dst)
+    return apply_move(board, heights, found, zobrist, keys, meta, src, dst)
 
 
 @njit(cache=True)
-def take_back(board, heights, found, zob, keys, meta, src, dst, card, saved, scratch):
+def take_back(board, heights, found, zobrist, keys, meta, src, dst, card, saved, scratch):
     """Undo ``play``."""
     if src == REDEAL:
-        undo_redeal(board, heights, zob, keys, meta, saved, scratch)
+        undo_redeal(board, heights, zobrist, keys, meta, saved, scratch)
     else:
-        undo_move(board, heights, found, zob, keys, meta, src, dst, card)
+        undo_move(board, heights, found, zobrist, keys, meta, src, dst, card)

@@ -184,7 +184,7 @@ def _lowest(found):
 
 
 @njit(cache=True)
-def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rule):
+def play_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, rule):
     """Play every provably safe foundation move (``rule``: module text); returns how many."""
     played = 0
     again = True
@@ -198,7 +198,7 @@ def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card,
             if need(card, found) == 1 and _safe(card, found, lowest, rule):
                 top = meta[M_AUTO_TOP]
                 auto_src[top] = p
-                auto_card[top] = apply_move(board, heights, found, zob, keys, meta, p, np.int64(FOUNDATION))
+                auto_card[top] = apply_move(board, heights, found, zobrist, keys, meta, p, np.int64(FOUNDATION))
                 meta[M_AUTO_TOP] = top + 1
                 played += 1
                 again = True
@@ -208,9 +208,9 @@ def play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card,
 
 
 @njit(cache=True)
-def undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, count):
+def undo_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, count):
     for _ in range(count):
         top = meta[M_AUTO_TOP] - 1
         src, card = np.int64(auto_src[top]), np.int64(auto_card[top])
-        undo_move(board, heights, found, zob, keys, meta, src, np.int64(FOUNDATION), card)
+        undo_move(board, heights, found, zobrist, keys, meta, src, np.int64(FOUNDATION), card)
         meta[M_AUTO_TOP] = top

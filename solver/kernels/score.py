@@ -55,7 +55,7 @@ def score(board, heights, found, dealt, lowest, dealt_weight):
 
 
 @njit(cache=True, _nrt=False)  # called from the depth-first search, which counts no references
-def order_by_score(position, rules, zob, meta, moves, start, count, scratch, saved, autos, origin):
+def order_by_score(position, rules, zobrist, meta, moves, start, count, scratch, saved, autos, origin):
     """Sort the moves ``moves[start:start + count]`` after the foundation moves (which stay first) by the
     score of the child each makes, safe moves played, best first; ties keep their order.  ``saved``: a
     row of pile heights (for the rules' sake: in games without redeals, which alone this order is for, no
@@ -74,16 +74,16 @@ def order_by_score(position, rules, zob, meta, moves, start, count, scratch, sav
     safe_count = meta[M_SAFE]  # a statistic of moves played, which trying them here must not change
     for i in range(first, end):
         src, dst = np.int64(out_src[i]), np.int64(out_dst[i])
-        card = play(board, heights, found, zob, keys, meta, src, dst, saved, scratch)
+        card = play(board, heights, found, zobrist, keys, meta, src, dst, saved, scratch)
         played = 0
         if safe_moves_hold(rules, meta):
-            played = play_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, rules.safe)
+            played = play_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, rules.safe)
         dealt = 0
         for p in range(board.shape[0]):
             dealt += prefix_length(board, heights, origin_board, origin_heights, p)
         value = score(board, heights, found, dealt, lowest, DEALT_WEIGHT)
-        undo_safe_moves(board, heights, found, zob, keys, meta, auto_src, auto_card, played)
-        take_back(board, heights, found, zob, keys, meta, src, dst, card, saved, scratch)
+        undo_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, played)
+        take_back(board, heights, found, zobrist, keys, meta, src, dst, card, saved, scratch)
         scratch[S_SORT + i - start] = -value * 512 + (i - first)  # best first, then the generator's order
     meta[M_SAFE] = safe_count
     sort_moves(out_src, out_dst, scratch, start, first, end)

@@ -375,14 +375,14 @@ def _push(child, moved, walk, h, tests, depth, src, dst):
     if table_find(table, h[0], h[1], np.int64(1)) >= 0:
         return False
     rules, test, cap_limit, work_stop = tests
-    nranks, cmeta = rules.ranks, test.meta
+    nranks, capacity_meta = rules.ranks, test.meta
     piles = test.origin.shape[0]
     meta[H_COUNT] += 1
     found = child[_HEADER * piles + _H_FOUND : _HEADER * piles + _H_FOUND + 4]
     if min(found[0], found[1], found[2], found[3]) >= nranks:
         path[depth, 0], path[depth, 1] = src, dst
         return True
-    limit = min(cap_limit, work_stop - cmeta[C_NODES])  # past the chunk's work, only cached verdicts
+    limit = min(cap_limit, work_stop - capacity_meta[C_NODES])  # past the chunk's work, only cached verdicts
     if moved and capacity_dead_prefixes(child[_PREFIX * piles : (_PREFIX + 1) * piles], found, rules, test, limit):
         meta[H_DEAD] += 1
         return False
@@ -439,15 +439,15 @@ def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
     """``walk_step``'s loop, with the scratch arrays it may not allocate itself."""
     table, stack, trail, path, meta = walk
     nranks, empty_rule = rules.ranks, rules.empty
-    origin, where, cmeta = test.origin, test.where, test.meta
+    origin, places, capacity_meta = test.origin, test.places, test.meta
     x, child, tops, moves, h, parts = scratch
     piles = origin.shape[0]
-    work_stop = cmeta[C_NODES] + work_limit
+    work_stop = capacity_meta[C_NODES] + work_limit
     tests = (rules, test, cap_limit, work_stop)
     room = np.int64(TABLE_MAX_LOAD * (table.shape[0] // 2))
     stop = meta[H_NODES] + node_limit
     while meta[H_TOP] > 0:
-        if meta[H_NODES] >= stop or cmeta[C_NODES] >= work_stop:
+        if meta[H_NODES] >= stop or capacity_meta[C_NODES] >= work_stop:
             return PAUSED
         # A position has at most 9 children a pile: 4 suits up, 4 hosts of the next rank, a space.
         if meta[H_COUNT] + 9 * piles >= room:
@@ -462,9 +462,9 @@ def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
         meta[H_WON_DEPTH] = depth + 1  # should a child be won
         depth += 1
         meta[H_NODES] += 1
-        cmeta[C_ALLOWANCE] += 1
+        capacity_meta[C_ALLOWANCE] += 1
         _hash_parts(x, piles, zk, parts)  # each child's hash follows from them and the piles it changes
-        count = _walk_moves(x, piles, origin, where, nranks, empty_rule, tops, moves)
+        count = _walk_moves(x, piles, origin, places, nranks, empty_rule, tops, moves)
         # One place makes and pushes every child: numba inlines _push and _child_hash once, not at each
         # kind of move (four copies took it 15 s to compile, and calls instead of copies cost 15% speed).
         for i in range(count):
@@ -486,7 +486,7 @@ def _walk(walk, rules, zk, test, node_limit, work_limit, cap_limit, scratch):
 
 
 @njit(cache=True, inline="always")
-def _walk_moves(x, piles, origin, where, nranks, empty_rule, tops, moves):
+def _walk_moves(x, piles, origin, places, nranks, empty_rule, tops, moves):
     """Write position x's moves into ``moves`` (source pile, target pile or FOUNDATION, the suit going
     up or the suit of the card moved, -1 where forgotten) in the order the walk pushes them; returns
     how many.  A ripe prefix top has the one move up (module text, "Ripe")."""
@@ -517,8 +517,8 @@ def _walk_moves(x, piles, origin, where, nranks, empty_rule, tops, moves):
                     if found[s] != t - 1 or (known >= 0 and s != known):
                         continue
                     card = (t - 1) * 4 + s
-                    q = where[0, card]
-                    if known < 0 and where[1, card] < x[_PREFIX * piles + q]:
+                    q = places[0, card]
+                    if known < 0 and places[1, card] < x[_PREFIX * piles + q]:
                         continue  # a slot goes up as a free card of its rank, not one in a prefix
                     moves[count, 0], moves[count, 1], moves[count, 2] = p, FOUNDATION, s
                     count += 1

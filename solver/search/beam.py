@@ -40,7 +40,7 @@ class Beam(NotSaveable):
         start = root.arrays
         board, heights, found = start.board, start.heights, start.found
         branching = root.schedule.beam_branching
-        self.kr, self.zob, self.width = root.kr, root.zob, width
+        self.rule_codes, self.zobrist, self.width = root.rule_codes, root.zobrist, width
         self.origin, self.origin_heights = root.origin, root.origin_heights  # where cards were dealt, for the score
         # A redeal re-cuts the piles: where one may come, cards "still where they were dealt" mean nothing.
         self.dealt_weight = 0 if root.premises.redeals else DEALT_WEIGHT
@@ -93,8 +93,9 @@ class Beam(NotSaveable):
         kernel call (within ``max_levels``); the last level's size, or -1 on a win."""
         last = min(self.levels + count, self.max_levels)
         n, self.levels = kernel.beam_levels(
-            (self._level(0), self._level(1)), n, self.levels, last, self.records, self.kr, self.zob, self.seen,
-            dfs_table, self.candidates, self.work, self.stats, self.origin, self.origin_heights, self.dealt_weight,
+            (self._level(0), self._level(1)), n, self.levels, last, self.records, self.rule_codes, self.zobrist,
+            self.seen, dfs_table, self.candidates, self.work, self.stats, self.origin, self.origin_heights,
+            self.dealt_weight,
         )  # fmt: skip
         return n
 
@@ -135,8 +136,8 @@ class Beam(NotSaveable):
         out_dst = np.zeros(line_src.size + MAX_CARDS, dtype=np.int16)
         start = root.copy()
         count = kernel.replay(
-            start.board, start.heights, start.found, start.meta[M_IN_PLAY], start.meta[M_REDEALS], root.kr,
-            root.zob, line_src, line_dst, out_src, out_dst, self.work,
+            start.board, start.heights, start.found, start.meta[M_IN_PLAY], start.meta[M_REDEALS], root.rule_codes,
+            root.zobrist, line_src, line_dst, out_src, out_dst, self.work,
         )  # fmt: skip
         return list(root.moves) + [engine_move(out_src[i], out_dst[i]) for i in range(count)]
 

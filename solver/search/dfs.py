@@ -62,7 +62,11 @@ class DepthFirst:
         self.status: int | None = None  # the kernel's last status; None before the root is opened
         self.reason = ""  # why the last ``advance`` stopped short of an outcome
         self.on_slice: Callable[[DepthFirst], None] | None = None  # called between slices (reports, checkpoints)
-        self.rules, self.kr, self.zob = root.rules, kernel_rules or root.kr, root.zob if keys is None else keys
+        self.rules, self.rule_codes, self.zobrist = (
+            root.rules,
+            kernel_rules or root.rule_codes,
+            root.zobrist if keys is None else keys,
+        )
         self.evictions = 0 if before is None else before.evictions
         self.board, self.heights, self.found, self.keys, self.meta, self.auto_src, self.auto_card = root.copy()
         if keys is not None:
@@ -92,7 +96,7 @@ class DepthFirst:
         """The run's whole state between two slices, with the root's capacity cache it shares."""
         arrays = {name: getattr(self, name) for name in self.SAVED}
         arrays["evictions"] = np.array(self.evictions)
-        arrays["root_ctable"], arrays["root_cmeta"] = self.root.ctable, self.root.cmeta
+        arrays["root_ctable"], arrays["root_cmeta"] = self.root.capacity_table, self.root.capacity_meta
         return arrays
 
     def restore(self, arrays: dict[str, np.ndarray]) -> None:
@@ -103,9 +107,9 @@ class DepthFirst:
         self.table = table_zeros(arrays["table"].size)  # in huge pages where granted, as the run's own
         self.table[:] = arrays["table"]
         self.evictions = int(arrays["evictions"])
-        self.root.ctable = table_zeros(arrays["root_ctable"].size)
-        self.root.ctable[:] = arrays["root_ctable"]
-        self.root.cmeta[:] = arrays["root_cmeta"]
+        self.root.capacity_table = table_zeros(arrays["root_ctable"].size)
+        self.root.capacity_table[:] = arrays["root_ctable"]
+        self.root.capacity_meta[:] = arrays["root_cmeta"]
 
     def _alloc_stack(self, depth: int, moves: int) -> None:
         def grow(name: str, size: int, dtype: type, width: int = 0) -> None:
@@ -217,7 +221,7 @@ class DepthFirst:
             self.moves_src, self.moves_dst, self.auto_src, self.auto_card,
         )  # fmt: skip
         return kernel.search(
-            position, self.kr, self.zob, self.table, self.meta, stack, self.scratch, self.noise, node_limit,
+            position, self.rule_codes, self.zobrist, self.table, self.meta, stack, self.scratch, self.noise, node_limit,
             self.schedule.chunk_work, self.root.capacity_test(), self.root.capacity_limit(), self.scored,
         )  # fmt: skip
 

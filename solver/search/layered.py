@@ -129,7 +129,7 @@ class Layered:
             return WON, ""
         if root.is_dead():
             return LOST, ""
-        if not kernel.layers_hold(root.kr, start.meta, start.found, start.heights):
+        if not kernel.layers_hold(root.rule_codes, start.meta, start.found, start.heights):
             raise ValueError("the layered search's premises do not hold (solver/kernels/layers.py)")
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
@@ -159,7 +159,7 @@ class Layered:
         arrays["sizes"] = np.array(sorted(self.sizes.items()), np.int64).reshape(-1, 2)
         arrays["compacted"] = np.array(sorted(self.compacted.items()), np.int64).reshape(-1, 2)
         arrays["counters"] = np.array([self.layer, self.peak], np.int64)
-        arrays["root_ctable"], arrays["root_cmeta"] = self.root.ctable, self.root.cmeta
+        arrays["root_ctable"], arrays["root_cmeta"] = self.root.capacity_table, self.root.capacity_meta
         return arrays
 
     def _restore(self, arrays: dict[str, np.ndarray]) -> None:
@@ -177,8 +177,8 @@ class Layered:
         self.sizes = dict(arrays["sizes"].tolist())
         self.compacted = dict(arrays["compacted"].tolist())
         self.layer, self.peak = (int(v) for v in arrays["counters"])
-        self.root.ctable = arrays["root_ctable"].copy()
-        self.root.cmeta[:] = arrays["root_cmeta"]
+        self.root.capacity_table = arrays["root_ctable"].copy()
+        self.root.capacity_meta[:] = arrays["root_cmeta"]
 
     def _search(
         self, deadline: float | None, tick: Callable[[Layered], None] | None, saved: dict[str, np.ndarray] | None
@@ -203,7 +203,8 @@ class Layered:
             row = np.zeros(kernel.WORDS, np.uint64)
             hard = np.zeros(start.board.shape[0], np.int64)
             root_layer = kernel.encode(
-                start.board, start.heights, start.found, root.origin, root.origin_heights, root.kr.build, hard, row
+                start.board, start.heights, start.found, root.origin, root.origin_heights, root.rule_codes.build, hard,
+                row,
             )  # fmt: skip
             self.pending[root_layer] = [(row[None, :].copy(), np.full(1, -1, np.int64))]
             self.states = self.parents = self.index = np.zeros(0, np.int64)  # no layer open yet
@@ -240,8 +241,8 @@ class Layered:
                 return PAUSED, REASON_STATES
             status = kernel.expand(
                 self.layer, self.states, self.parents, self.index, self.waiting, self.waiting_parents,
-                self.waiting_layers, self.lmeta, position, root.kr, root.zob, self.work, root.capacity_test(),
-                root.capacity_limit(), 1 << 14,
+                self.waiting_layers, self.lmeta, position, root.rule_codes, root.zobrist, self.work,
+                root.capacity_test(), root.capacity_limit(), 1 << 14,
             )  # fmt: skip
             self._collect_waiting()
             self.peak = max(self.peak, self.bytes())

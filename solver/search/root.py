@@ -55,17 +55,17 @@ class Root:
         self.board, self.rules = board, rules
         self.schedule = schedule = schedule or Schedule()
         self.premises = premises or Premises.of(rules)
-        self.kr, self.zob = kernel_rules(rules), position_keys(rules)
+        self.rule_codes, self.zobrist = kernel_rules(rules), position_keys(rules)
         piles, heights, found = state_arrays(board, rules)
         meta = np.zeros(codes.META_SIZE, dtype=np.int64)
         meta[M_IN_PLAY] = board.cards_in_play()
         meta[M_REDEALS] = board.redeals
         meta[codes.M_DOWN] = down_mask(board, rules)
-        keys = position_hash(piles, heights, self.zob, board.redeals, meta[codes.M_DOWN])
+        keys = position_hash(piles, heights, self.zobrist, board.redeals, meta[codes.M_DOWN])
         auto_src, auto_card = np.zeros(codes.MAX_CARDS, dtype=np.int16), np.zeros(codes.MAX_CARDS, dtype=np.int16)
-        if safe_moves_hold(self.kr, meta):  # solver/kernels/safe_moves.py
+        if safe_moves_hold(self.rule_codes, meta):  # solver/kernels/safe_moves.py
             meta[M_ROOT_AUTOS] = play_safe_moves(
-                piles, heights, found, self.zob, keys, meta, auto_src, auto_card, self.kr.safe
+                piles, heights, found, self.zobrist, keys, meta, auto_src, auto_card, self.rule_codes.safe
             )  # fmt: skip
         self.arrays = Arrays(piles, heights, found, keys, meta, auto_src, auto_card)
         self.won = meta[M_IN_PLAY] == 0  # the safe moves alone win
@@ -73,12 +73,12 @@ class Root:
         self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int32)
         # The capacity relaxation abstracts positions against the root, as it is after its safe moves.
         self.origin, self.origin_heights, self.origin_found = piles.copy(), heights.copy(), found.copy()
-        self.where = C.origin_places(self.origin, self.origin_heights)
-        self.ctable = np.zeros(2 * schedule.capacity_first_slots, dtype=np.uint64)
-        self.cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-        self.cmeta[C.C_ALLOWANCE] = schedule.capacity_head_start  # then one abstract position per real one
-        self.cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
-        self.ckeys = np.zeros(2, dtype=np.uint64)
+        self.places = C.origin_places(self.origin, self.origin_heights)
+        self.capacity_table = np.zeros(2 * schedule.capacity_first_slots, dtype=np.uint64)
+        self.capacity_meta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
+        self.capacity_meta[C.C_ALLOWANCE] = schedule.capacity_head_start  # then one abstract position per real one
+        self.work = np.zeros(C.CAP_SIZE, dtype=np.int32)
+        self.capacity_hash = np.zeros(2, dtype=np.uint64)
 
     def copy(self) -> Arrays:
         """The root's arrays, for a search to play on."""
@@ -86,7 +86,7 @@ class Root:
 
     def bytes(self) -> int:
         """What the root holds that grows: the capacity test's cache (the rest is under a kilobyte)."""
-        return self.ctable.nbytes
+        return self.capacity_table.nbytes
 
     def capacity_limit(self) -> int:
         """Abstract positions one capacity test may search; 0: off where its proof does not hold
@@ -96,24 +96,31 @@ class Root:
     def capacity_test(self) -> CapacityTest:
         """The capacity test of positions of this deal, against the root, with the shared cache."""
         return CapacityTest(
-            self.origin, self.origin_heights, self.where, self.cap, CAPACITY_KEYS, self.ckeys, self.ctable, self.cmeta
+            self.origin,
+            self.origin_heights,
+            self.places,
+            self.work,
+            CAPACITY_KEYS,
+            self.capacity_hash,
+            self.capacity_table,
+            self.capacity_meta,
         )
 
     def grow_capacity_table(self, held: int, memory: int) -> None:
         """Double the capacity test's cache when it is a third full, within 1/32 of ``memory`` and with the
         searches holding ``held`` bytes in all.  (Short of that the kernel empties it when full, which costs
         time, never a verdict.)"""
-        slots = self.ctable.size // 2
+        slots = self.capacity_table.size // 2
         bigger = 32 * slots <= memory // 32 and held + 32 * slots <= memory
-        if self.cmeta[C.C_COUNT] > slots // 3 and bigger:
-            self.ctable = doubled(self.ctable, self.schedule.stretch_slots)
+        if self.capacity_meta[C.C_COUNT] > slots // 3 and bigger:
+            self.capacity_table = doubled(self.capacity_table, self.schedule.stretch_slots)
 
     def trap(self) -> tuple[str, tuple[int, ...]] | None:
         """Which trap of solver/kernels/trap.py holds at the root, if one does (then the deal is lost), and
         the cards it keeps from coming up.  The first pile's, then the first piles' game over two, three
         and four piles (about a millisecond a Cruel deal in all, where none holds)."""
-        a, ranks = self.arrays, self.kr.ranks
-        if not self.kr.trap:
+        a, ranks = self.arrays, self.rule_codes.ranks
+        if not self.rule_codes.trap:
             return None
         cards = int(first_pile_trap_cards(a.board, a.heights, a.found, ranks))
         if cards:
@@ -127,10 +134,10 @@ class Root:
     def is_dead(self) -> bool:
         """The root's own tests: the greedy dead test, then a capacity test within the usual limit."""
         a = self.arrays
-        if dead_here(a.board, a.heights, a.found, self.kr, self.scratch, a.meta):
+        if dead_here(a.board, a.heights, a.found, self.rule_codes, self.scratch, a.meta):
             return True
         limit = self.capacity_limit()
-        return limit > 0 and C.capacity_dead(a.board, a.heights, a.found, self.kr, self.capacity_test(), limit)
+        return limit > 0 and C.capacity_dead(a.board, a.heights, a.found, self.rule_codes, self.capacity_test(), limit)
 
     def line(self, moves: list[tuple[int, int]]) -> list[Move]:
         """Play kernel moves ``(src, dst)`` from the root, each with the safe moves after it, as the searches
@@ -138,13 +145,13 @@ class Root:
         a = self.copy()
         line = list(self.moves)
         saved = np.zeros(a.board.shape[0], np.int16)
-        position = (a.board, a.heights, a.found, self.zob, a.keys, a.meta)
+        position = (a.board, a.heights, a.found, self.zobrist, a.keys, a.meta)
         for src, dst in moves:
             play(*position, src, dst, saved, self.scratch)
             line.append(engine_move(src, dst))
-            if safe_moves_hold(self.kr, a.meta):
+            if safe_moves_hold(self.rule_codes, a.meta):
                 before = int(a.meta[M_AUTO_TOP])
-                play_safe_moves(*position, a.auto_src, a.auto_card, self.kr.safe)
+                play_safe_moves(*position, a.auto_src, a.auto_card, self.rule_codes.safe)
                 line += [foundation_move(p) for p in a.auto_src[before : a.meta[M_AUTO_TOP]].tolist()]
         return line
 

@@ -34,9 +34,9 @@ class RootTest(NotSaveable):
     def __init__(self, root: Root, memory: int):
         self.root, self.memory, self.schedule = root, memory, root.schedule
         self.table = table_zeros(2 * self.schedule.root_test_first_slots)
-        self.cmeta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
-        self.cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
-        self.ckeys = np.zeros(2, dtype=np.uint64)
+        self.capacity_meta = np.zeros(C.CMETA_SIZE, dtype=np.int64)
+        self.work = np.zeros(C.CAP_SIZE, dtype=np.int32)
+        self.capacity_hash = np.zeros(2, dtype=np.uint64)
         self.status, self.seconds = UNDECIDED, 0.0
         self.peak = self.table.nbytes  # its table's largest size (it lets the table go when it ends)
         self.gave_up = root.capacity_limit() == 0  # capacity tests off (worrying back, or the schedule's)
@@ -55,7 +55,7 @@ class RootTest(NotSaveable):
         raise ValueError("the root's capacity test finds no wins")
 
     def positions(self) -> int:
-        return int(self.cmeta[C.C_NODES])
+        return int(self.capacity_meta[C.C_NODES])
 
     def bytes(self) -> int:
         return self.table.nbytes
@@ -63,7 +63,7 @@ class RootTest(NotSaveable):
     def _room(self) -> bool:
         """Grow the table when the next slice might overfill it; False when that would pass ``memory``."""
         slots = self.table.size // 2
-        if self.cmeta[C.C_COUNT] + self.schedule.root_test_slice + 2 <= TABLE_MAX_LOAD * slots:
+        if self.capacity_meta[C.C_COUNT] + self.schedule.root_test_slice + 2 <= TABLE_MAX_LOAD * slots:
             return True
         if 2 * self.table.nbytes + doubling_overhead(self.table, self.schedule.stretch_slots) > self.memory:
             return False
@@ -85,9 +85,11 @@ class RootTest(NotSaveable):
                 self.gave_up = True  # the deal is left to the other searches
                 break
             root = self.root
-            test = root.capacity_test()._replace(cap=self.cap, keys=self.ckeys, table=self.table, meta=self.cmeta)
+            test = root.capacity_test()._replace(
+                work=self.work, keys=self.capacity_hash, table=self.table, meta=self.capacity_meta
+            )
             C.abstract(root.origin, root.origin_heights, root.origin_found, test)
-            self.status = C.capacity_search(test, root.kr, self.schedule.root_test_slice)
+            self.status = C.capacity_search(test, root.rule_codes, self.schedule.root_test_slice)
         self.seconds += time.perf_counter() - began
         if not self.open():
             self.table = np.zeros(0, dtype=np.uint64)  # done: let the memory go

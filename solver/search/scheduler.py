@@ -356,7 +356,7 @@ class Scheduler:
         result.dead_ends += int(run.meta[codes.M_DEAD])
         result.lone_prunes += int(run.meta[codes.M_LONE])
         result.safe_moves += int(run.meta[codes.M_SAFE])
-        result.capacity_dead_ends = int(run.root.cmeta[capacity.C_DEAD])  # counted across runs
+        result.capacity_dead_ends = int(run.root.capacity_meta[capacity.C_DEAD])  # counted across runs
         result.evictions = run.evictions
 
     def _slice_done(self, run: DepthFirst, counted: bool = False) -> None:

@@ -57,7 +57,9 @@ class Streamlined(NotSaveable):
     def __init__(self, root: Root, budget: Budget):
         self.root, self.budget, self.schedule = root, budget, root.schedule
         self.keys = root.premises.streamline_keys
-        self.rules = root.kr._replace(safe=SAFE_ANY) if self.schedule.streamline_foundations else root.kr
+        self.rules = (
+            root.rule_codes._replace(safe=SAFE_ANY) if self.schedule.streamline_foundations else root.rule_codes
+        )
         self.restarts = 0
         self.earlier = 0  # positions searched by the runs before this one
         self.run = None if self.keys is None else self._run(None)

@@ -118,7 +118,7 @@ class Walks(NotSaveable):
             self.gave_up = True  # the deal is left to the other searches
             return
         self.status = kernel.walk_step(
-            self.arrays(), self.root.kr, WALK_KEYS, self.root.capacity_test(), self.schedule.walk_chunk,
+            self.arrays(), self.root.rule_codes, WALK_KEYS, self.root.capacity_test(), self.schedule.walk_chunk,
             self.schedule.walk_chunk_work, self.schedule.walk_capacity_nodes,
         )  # fmt: skip
 

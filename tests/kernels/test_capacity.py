@@ -59,16 +59,18 @@ def test_kernel_decides_every_abstract_position_of_a_deal_as_the_plain_model(gam
         model = PlainModel(origin, rules)
         model.winnable(*model.abstract(origin))
         ob, oh, _ = state_arrays(origin, rules)
-        where = C.origin_places(ob, oh)
-        cap = np.zeros(C.CAP_SIZE, dtype=np.int32)
+        places = C.origin_places(ob, oh)
+        work = np.zeros(C.CAP_SIZE, dtype=np.int32)
         for (prefix, found), winnable in model.memo.items():
             if not model.fits(prefix, found):
                 continue
             expected = K.WON if winnable else K.LOST
             assert kernel_verdict_of(prefix, found, origin, rules) == expected, (game, prefix, found, origin.to_text())
             checked[expected] += 1
-            C.abstract_prefixes(np.array(prefix, dtype=np.int32), np.array(found, dtype=np.int32), ob, rules.ranks, cap)
-            with_safe_move += C._first_move(cap, ob, where, rules.ranks, 4 + 2 * rules.piles) > 0
+            C.abstract_prefixes(
+                np.array(prefix, dtype=np.int32), np.array(found, dtype=np.int32), ob, rules.ranks, work
+            )
+            with_safe_move += C._first_move(work, ob, places, rules.ranks, 4 + 2 * rules.piles) > 0
     assert checked[K.WON] >= 300 and checked[K.LOST] >= 150 and with_safe_move >= 300, (checked, with_safe_move)
 
 

@@ -100,7 +100,7 @@ def _compare_walks(walks) -> tuple[int, int, int, int, int]:
         k = KernelPosition(board, rules)
         for _ in range(30):
             assert k.engine_board() == board
-            fresh = P.position_hash(k.board, k.heights, k.zob, board.redeals, down_mask(board, rules))
+            fresh = P.position_hash(k.board, k.heights, k.zobrist, board.redeals, down_mask(board, rules))
             assert list(k.keys) == list(fresh)
             kernel = {engine_move(s, d) for s, d in k.moves()}
             legal = set(legal_moves(board, rules))
@@ -181,12 +181,12 @@ def test_kernel_moves_skip_a_pile_that_an_earlier_one_equals():
     )
     board = Board(piles, (0,) * 8).validate(rules)
     grid, heights, found = state_arrays(board, rules)
-    kr = kernel_rules(rules)
+    rule_codes = kernel_rules(rules)
     src = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
     dst = np.zeros(codes.MAX_MOVES_PER_NODE, dtype=np.int16)
     meta = np.zeros(codes.META_SIZE, dtype=np.int64)
     scratch = np.zeros(codes.SCRATCH_SIZE, dtype=np.int32)
-    n = generate_moves(grid, heights, found, kr, src, dst, 0, scratch, 0, meta, grid.copy(), heights.copy())
+    n = generate_moves(grid, heights, found, rule_codes, src, dst, 0, scratch, 0, meta, grid.copy(), heights.copy())
     moves = {(int(src[i]), int(dst[i])) for i in range(n)}
     assert moves == {(0, 3), (2, 3)}  # 2D onto 3S from pile 1, not from its twin pile 2; 2H onto 3S
     legal = {(m.source, m.target) for m in legal_moves(board, rules)}

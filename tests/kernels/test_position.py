@@ -26,12 +26,12 @@ def test_keys_tell_apart_what_a_redeal_tells_apart(game):
     """Two positions with the same piles in another order, or another number of redeals left, differ
     where a redeal is left; alike once none is."""
     rules, board = boards(f"small/{game}")[7]
-    zob = position_keys(rules)
+    zobrist = position_keys(rules)
     swapped = replace(board, piles=(board.piles[1], board.piles[0], *board.piles[2:]))
 
     def key(b: Board) -> list[int]:
         piles, heights, _ = state_arrays(b, rules)
-        return list(P.position_hash(piles, heights, zob, b.redeals, down_mask(b, rules)))
+        return list(P.position_hash(piles, heights, zobrist, b.redeals, down_mask(b, rules)))
 
     # Two decks key cards by place (position.py, "Hash"): pile order tells positions apart there too.
     assert board.piles[0] != board.piles[1] and (key(board) != key(swapped)) == (rules.redeals != 0 or rules.decks > 1)
@@ -45,10 +45,10 @@ def test_keys_tell_apart_what_a_redeal_tells_apart(game):
 @pytest.mark.parametrize("game", ["castles-in-spain", "martha"])
 def test_keys_tell_a_face_down_card_from_a_face_up_one(game):
     rules, board = boards(f"small/{game}")[7]
-    zob = position_keys(rules)
+    zobrist = position_keys(rules)
     piles, heights, _ = state_arrays(board, rules)
     turned_up = replace(board, down=board.down - {min(board.down)})
-    keys = [list(P.position_hash(piles, heights, zob, 0, down_mask(b, rules))) for b in (board, turned_up)]
+    keys = [list(P.position_hash(piles, heights, zobrist, 0, down_mask(b, rules))) for b in (board, turned_up)]
     assert board.down and keys[0] != keys[1]
 
 
@@ -59,9 +59,9 @@ def test_positional_keys_tell_apart_what_pairs_cannot():
     two = Board((cards("KD 6S"), cards("KC 6S 5H")), (0,) * 8)
     rules = BD2.reduced(13, 2)
 
-    def key(board, zob):
+    def key(board, zobrist):
         piles, heights, _ = state_arrays(board, rules)
-        return list(P.position_hash(piles, heights, zob, 0, 0))
+        return list(P.position_hash(piles, heights, zobrist, 0, 0))
 
     assert key(one, ORDERED_ZOBRIST) == key(two, ORDERED_ZOBRIST)  # why two decks do not key by the card beneath
     assert key(one, position_keys(rules)) != key(two, position_keys(rules))

@@ -62,8 +62,8 @@ def test_moves_go_best_scored_child_first_and_the_position_is_left_alone(game):
         autos = (np.zeros(codes.MAX_CARDS, dtype=np.int16), np.zeros(codes.MAX_CARDS, dtype=np.int16))
         before = k.snapshot()
         S.order_by_score(
-            Position(k.board, k.heights, k.found, k.keys), k.kr, k.zob, k.meta, (src, dst), 0, len(generated),
-            k.scratch, k.saved, autos, state_arrays(origin, rules)[:2],
+            Position(k.board, k.heights, k.found, k.keys), k.rule_codes, k.zobrist, k.meta, (src, dst), 0,
+            len(generated), k.scratch, k.saved, autos, state_arrays(origin, rules)[:2],
         )  # fmt: skip
         assert all(np.array_equal(a, b) for a, b in zip(before, k.snapshot(), strict=True))
         ordered = [(int(src[i]), int(dst[i])) for i in range(len(generated))]

@@ -51,12 +51,12 @@ def test_a_walk_in_slices_keeps_to_each_slice_s_capacity_work_and_still_proves_g
     work_limit, spent = 300, []
     rules = GAMES["good-measure"]
     root = Root(deal(rules, 82), rules, Schedule(walk_chunk_work=work_limit))
-    root.cmeta[C.C_ALLOWANCE] = 1 << 30  # as after a long depth-first run whose tests gave up little
+    root.capacity_meta[C.C_ALLOWANCE] = 1 << 30  # as after a long depth-first run whose tests gave up little
     walks = Walks(root, 1 << 30)
     while walks.open():
-        before = int(root.cmeta[C.C_NODES])
+        before = int(root.capacity_meta[C.C_NODES])
         walks.step()
-        spent.append(int(root.cmeta[C.C_NODES]) - before)
+        spent.append(int(root.capacity_meta[C.C_NODES]) - before)
     assert walks.status == codes.LOST
     # A test gives up on the position past its limit, so a slice may count one more.
     assert max(spent) <= work_limit + 1 and sum(n >= work_limit for n in spent) >= 3, (max(spent), len(spent))
