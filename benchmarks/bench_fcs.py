@@ -76,7 +76,7 @@ def compare(task: tuple[int, float]) -> dict:
         "deal": number,
         "ours": ours.verdict,
         "ours_s": round(ours.seconds, 4),
-        "ours_states": ours.states,
+        "ours_states": ours.positions,
         "ours_moves": len(ours.moves),
         "fcs": theirs["verdict"],
         "fcs_s": round(theirs["seconds"], 4),

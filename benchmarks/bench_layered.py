@@ -64,7 +64,7 @@ def main() -> None:
     for number in [int(n) for n in args.deals.split(",")]:
         board = deal(rules, number)
         result = solve(board, rules, budget, shorten_moves=False, one_run=True)
-        cells = [str(number), f"{result.verdict} ({result.found_by or result.reason})", f"{result.states:,}"]
+        cells = [str(number), f"{result.verdict} ({result.found_by or result.reason})", f"{result.positions:,}"]
         cells += [f"{result.seconds:.1f}", f"{result.memory / 2**20:.0f}", *layered(board, rules, budget)]
         rows.append("| " + " | ".join(cells) + " |")
         print(rows[-1], flush=True)

@@ -37,16 +37,16 @@ from solver.search import solve, warm_up  # noqa: E402
 GAMES_SPENT = [("cruel", False), ("unusual", True), ("bakers-dozen", False), ("bakers-dozen-2-decks", False)]
 
 
-def measure(game: str, spent: bool, numbers: list[int], states: int) -> dict:
+def measure(game: str, spent: bool, numbers: list[int], positions: int) -> dict:
     rules = replace(GAMES[game], redeals=0) if spent else GAMES[game]
     rows = []
     for number in numbers:
         board = replace(deal(GAMES[game], number), redeals=0) if spent else deal(rules, number)
         began = time.perf_counter()
-        result = solve(board, rules, Budget(seconds=120, states=states), one_run=True)
+        result = solve(board, rules, Budget(seconds=120, positions=positions), one_run=True)
         seconds = time.perf_counter() - began
-        rows.append((result.verdict, result.states, seconds, result.memory))
-    big = [r for r in rows if r[1] >= states // 2]
+        rows.append((result.verdict, result.positions, seconds, result.memory))
+    big = [r for r in rows if r[1] >= positions // 2]
     return {
         "game": game,
         "cards": rules.cards,

@@ -70,7 +70,7 @@ def summarize(rows: list[dict], game: str) -> str:
     mine = [r for r in rows if r["game"] == game]
     count = {v: sum(r["verdict"] == v for r in mine) for v in ("won", "lost", "unknown")}
     times = [r["seconds"] for r in mine]
-    states, total = sum(r["states"] for r in mine), sum(times)
+    positions, total = sum(r["states"] for r in mine), sum(times)
     lengths = [r["moves"] for r in mine if r["verdict"] == "won"]
     # The table's bytes per position, where a search is large enough for the table to have grown to it.
     per_position = [r["memory_mib"] * 2**20 / r["states"] for r in mine if r["states"] >= BIG_SEARCH]
@@ -78,7 +78,7 @@ def summarize(rows: list[dict], game: str) -> str:
     return (
         f"| {game} | {len(mine)} | {count['won']} | {count['lost']} | {count['unknown']} "
         f"| {100 * (count['won'] + count['lost']) / max(1, len(mine)):.1f}% "
-        f"| {statistics.median(times):.3f} | {_p(times, 0.9):.3f} | {states / max(total, 1e-9):,.0f} "
+        f"| {statistics.median(times):.3f} | {_p(times, 0.9):.3f} | {positions / max(total, 1e-9):,.0f} "
         f"| {max(r['memory_mib'] for r in mine):,.0f} | {max(r['worker_rss_mib'] for r in mine):,.0f} "
         f"| {bytes_text} | {statistics.median(lengths) if lengths else '-'} "
         f"| {sum(r['found_by'] == 'beam' for r in mine)} |"

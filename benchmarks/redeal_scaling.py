@@ -72,7 +72,7 @@ def solve_small(game: str, ranks: int, deals: int, budget: Budget) -> tuple[list
     records = []
     for number in range(1, deals + 1):
         result = solve(deal(rules, number), rules, budget, shorten_moves=False)
-        records.append({"deal": number, "verdict": result.verdict, "states": result.states})
+        records.append({"deal": number, "verdict": result.verdict, "states": result.positions})
     unknown = [r["deal"] for r in records if r["verdict"] == "unknown"]
     return row(rules, records, f"{time.perf_counter() - began:.0f}"), unknown
 
@@ -81,7 +81,7 @@ def settle(game: str, ranks: int, number: int, budget: Budget) -> list[str]:
     """A small deck's unknown deal again, by one depth-first search to the end (``one_run``)."""
     rules = small_deck(game, ranks)
     result = solve(deal(rules, number), rules, budget, shorten_moves=False, one_run=True)
-    cells = [GAMES[game].title, str(ranks), str(number), result.verdict, f"{result.states:,}"]
+    cells = [GAMES[game].title, str(ranks), str(number), result.verdict, f"{result.positions:,}"]
     return cells + [f"{result.seconds:.0f}", f"{result.memory / 2**30:.1f}"]
 
 

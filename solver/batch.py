@@ -91,7 +91,7 @@ def solve_record(
 
 def _budget_fields(budget: Budget) -> list:
     """A record's budget: seconds, bytes, positions (None: no limit)."""
-    return [budget.seconds, budget.memory, budget.states]
+    return [budget.seconds, budget.memory, budget.positions]
 
 
 def _larger(budget: Budget, recorded: tuple | None) -> bool:

@@ -34,8 +34,8 @@ def _frame(board: Board) -> dict:
 def _budget_text(budget: Budget) -> str:
     parts = ["no time limit" if budget.seconds is None else f"{budget.seconds:g} s"]
     parts.append(f"{budget.memory / 2**30:g} GiB")
-    if budget.states is not None:
-        parts.append(f"{budget.states:,} positions")
+    if budget.positions is not None:
+        parts.append(f"{budget.positions:,} positions")
     return ", ".join(parts)
 
 
@@ -61,7 +61,7 @@ def replay_data(
         frames.append(_frame(position))
     stats = [
         ("verdict", f"{result.verdict}" + (f" ({result.reason})" if result.reason else "")),
-        ("positions searched", f"{result.states:,}"),
+        ("positions searched", f"{result.positions:,}"),
         ("time", f"{result.seconds:.3f} s"),
     ]
     if result.found_by:

@@ -24,12 +24,12 @@ from pathlib import Path
 import numpy as np
 
 from .stats import WinRate
-from .words import RULES_LAYOUT, VERDICTS
+from .words import POSITIONS_KEY, RULES_LAYOUT, VERDICTS
 
 JSON_LINES, TABLE = "jsonl", "tsv"
 TABLE_MARK = "# bakers-solver records "
 TABLE_COLUMNS = (
-    "deal", "verdict", "reason", "found_by", "seconds", "states", "moves", "shortened", "memory_mib",
+    "deal", "verdict", "reason", "found_by", "seconds", POSITIONS_KEY, "moves", "shortened", "memory_mib",
     "budget_seconds", "budget_bytes", "budget_states",
 )  # fmt: skip
 TAIL_BLOCK = 1 << 16  # bytes read at a time from a file's end, looking for its last newline
@@ -170,7 +170,7 @@ def _table_row(fields: list[str]) -> dict:
         "reason": row["reason"],
         "found_by": row["found_by"],
         "seconds": float(row["seconds"]),
-        "states": int(row["states"]),
+        POSITIONS_KEY: int(row[POSITIONS_KEY]),
         "moves": int(row["moves"]),
         "shortened": bool(int(row["shortened"])),
         "memory_mib": float(row["memory_mib"]),

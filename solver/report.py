@@ -78,7 +78,7 @@ def solve_text(request: SolveRequest, result: SolveResult) -> str:
     if board.down or rules.face_down_rows:
         lines.append(f"Face-down cards are in brackets. {THOUGHTFUL}")
     lines.append(f"Verdict: {result.verdict} ({result.explanation()})")
-    lines.append(f"States searched: {result.states:,}   time: {result.seconds:.3f} s")
+    lines.append(f"Positions searched: {result.positions:,}   time: {result.seconds:.3f} s")
     if result.moves:
         lines.append(f"Winning moves ({len(result.moves)}):")
         lines.extend(f"  {i:3d}. {text}" for i, text in enumerate(describe_moves(board, result.moves, rules), 1))
@@ -120,7 +120,7 @@ def _json_move(move: Move, text: str) -> dict:
 
 def progress_line(progress: Progress) -> str:
     return (
-        f"{progress.seconds:9.1f} s  {progress.states:>14,} positions  {progress.walked:>13,} walked  "
+        f"{progress.seconds:9.1f} s  {progress.positions:>14,} positions  {progress.walked:>13,} walked  "
         f"{progress.memory / 2**30:6.2f} GiB  run {progress.runs}"
     )
 

@@ -110,12 +110,12 @@ class Limits:
 
     seconds: float
     memory: int
-    states: int | None
+    positions: int | None
 
     def budget(self) -> Budget:
         from .search import Budget  # here, not above: it loads numba
 
-        return Budget(seconds=self.seconds, memory=self.memory, states=self.states)
+        return Budget(seconds=self.seconds, memory=self.memory, positions=self.positions)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,11 @@ WON, LOST, UNKNOWN = "won", "lost", "unknown"
 VERDICTS = (WON, LOST, UNKNOWN)  # a verdict's code in a records Ledger is its index here
 
 # Why a solve ended ``unknown`` (SolveResult.reason): the budget that ran out.
-REASON_TIME, REASON_MEMORY, REASON_STATES = "time", "memory", "states"
+REASON_TIME, REASON_MEMORY, REASON_STATES = "time", "memory", "states"  # (positions: the word records keep)
+
+# A record's count of positions searched: the code says "positions" everywhere, the records on disk have
+# always said "states", and keep saying it so that every record ever written reads the same.
+POSITIONS_KEY = "states"
 REASONS = (REASON_TIME, REASON_MEMORY, REASON_STATES)
 
 # Which search decided a deal (SolveResult.found_by; "" while unknown).

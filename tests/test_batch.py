@@ -13,7 +13,7 @@ from solver.search import Budget, Schedule
 
 BD = GAMES["bakers-dozen"]
 # A states budget (not a clock) keeps every verdict deterministic.
-BUDGET = Budget(seconds=None, states=20_000)
+BUDGET = Budget(seconds=None, positions=20_000)
 
 
 def without_time(records):
@@ -198,16 +198,16 @@ def test_a_scheduler_lost_mid_run_is_one_clear_line_and_a_rerun_resumes(tmp_path
 
 def test_a_resume_with_a_larger_budget_solves_the_unknown_deals_again(tmp_path):
     out = tmp_path / "bd.jsonl"
-    small = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out).records()
+    small = run_batch(BD, range(1, 21), Budget(seconds=None, positions=30), out).records()
     unknown = {r["deal"] for r in small if r["verdict"] == "unknown"}
     assert unknown and all(r["budget"] == [None, BUDGET.memory, 30] for r in small)
     same = run_batch(
-        BD, range(1, 21), Budget(seconds=None, states=30), out
+        BD, range(1, 21), Budget(seconds=None, positions=30), out
     ).records()  # nothing larger: kept as they are
     assert same == small and len(out.read_text().splitlines()) == 20
     started = []
     larger = run_batch(
-        BD, range(1, 21), Budget(seconds=None, states=1_000_000), out, on_start=lambda t, n: started.append(n)
+        BD, range(1, 21), Budget(seconds=None, positions=1_000_000), out, on_start=lambda t, n: started.append(n)
     ).records()
     assert started == [len(unknown)] and all(r["verdict"] != "unknown" for r in larger)
     assert [r for r in larger if r["deal"] not in unknown] == [r for r in small if r["deal"] not in unknown]
@@ -216,9 +216,9 @@ def test_a_resume_with_a_larger_budget_solves_the_unknown_deals_again(tmp_path):
 
 def test_records_of_a_verdict_are_read_from_each_deals_last_record(tmp_path):
     out = tmp_path / "bd.jsonl"
-    small = run_batch(BD, range(1, 21), Budget(seconds=None, states=30), out)
+    small = run_batch(BD, range(1, 21), Budget(seconds=None, positions=30), out)
     unknown = [r["deal"] for r in small.records(verdicts=("unknown",))]
-    larger = run_batch(BD, range(1, 21), Budget(seconds=None, states=1_000_000), out)
+    larger = run_batch(BD, range(1, 21), Budget(seconds=None, positions=1_000_000), out)
     assert unknown and larger.records(verdicts=("unknown",)) == []  # retried and decided: no longer unknown
     decided = {r["deal"]: r["verdict"] for r in larger.records(verdicts=("won", "lost"))}
     assert sorted(decided) == list(range(1, 21)) and {decided[d] for d in unknown} <= {"won", "lost"}
@@ -255,13 +255,13 @@ def test_a_resume_under_other_rules_of_the_same_name_is_refused(tmp_path):
     first = parse_rules_text('name = "mine"\nbase = "bakers-dozen"\npiles = 12\n')
     changed = parse_rules_text('name = "mine"\nbase = "bakers-dozen"\npiles = 11\n')
     out = tmp_path / "mine.jsonl"
-    records = run_batch(first, [1], Budget(seconds=5, states=2000), out).records()
+    records = run_batch(first, [1], Budget(seconds=5, positions=2000), out).records()
     assert records[0]["rules"] == first.digest() != changed.digest()
     assert (
-        run_batch(first, [1, 2], Budget(seconds=5, states=2000), out).records()[0] == records[0]
+        run_batch(first, [1, 2], Budget(seconds=5, positions=2000), out).records()[0] == records[0]
     )  # the same rules resume
     with pytest.raises(BatchError, match="under other rules"):
-        run_batch(changed, [1, 2], Budget(seconds=5, states=2000), out)
+        run_batch(changed, [1, 2], Budget(seconds=5, positions=2000), out)
 
 
 def test_winrate_on_pysolfc_s_own_layouts(tmp_path):

@@ -365,8 +365,8 @@ def test_a_solve_request_of_a_numbered_deal_holds_it_as_the_rules_lay_it_out():
     assert request.board == deal(GAMES["good-measure"], 2) and request.rules == GAMES["good-measure"]
     assert request.source == "PySolFC deal 2" and request.number == 2
     assert not request.pysolfc_layout and request.layout == "rules"
-    assert request.limits == Limits(seconds=60.0, memory=512 << 20, states=1000)
-    assert request.limits.budget() == Budget(seconds=60.0, memory=512 << 20, states=1000)
+    assert request.limits == Limits(seconds=60.0, memory=512 << 20, positions=1000)
+    assert request.limits.budget() == Budget(seconds=60.0, memory=512 << 20, positions=1000)
     assert request.checkpoint is None and request.report_every is None and not request.as_json
 
 
@@ -440,7 +440,7 @@ def test_a_winrate_request_of_a_count_is_deals_one_to_n_recorded_under_the_game_
     assert request.numbers == [1, 2, 3, 4, 5] and request.deals_text == "1-5"
     assert request.output == Path("winrate-bakers-dozen.jsonl")
     assert request.workers == (os.cpu_count() or 1) and request.scheduler is None and request.progress
-    assert request.limits == Limits(seconds=60.0, memory=2 << 30, states=None)
+    assert request.limits == Limits(seconds=60.0, memory=2 << 30, positions=None)
     assert not request.pysolfc_layout and request.layout == "rules" and not request.shorten
     pysolfc = WinrateRequest.from_options(game="cruel", count=1, pysolfc=True)
     assert pysolfc.output == Path("winrate-cruel-pysolfc.jsonl")
@@ -454,7 +454,7 @@ def test_a_winrate_request_of_a_range_keeps_its_text_and_its_options(tmp_path):
     )  # fmt: skip
     assert request.numbers == [1, 2, 3, 7] and request.deals_text == "1-3,7,2" and request.output == out
     assert request.workers == 3 and request.scheduler == "tcp://host:8786" and not request.progress
-    assert request.limits == Limits(seconds=5.0, memory=1 << 30, states=100)
+    assert request.limits == Limits(seconds=5.0, memory=1 << 30, positions=100)
     assert request.html == "report.html" and request.shorten
 
 

@@ -62,7 +62,7 @@ def test_lost_and_unknown_pages_show_the_deal_and_say_why():
     assert data["verdict"] == "lost" and "before any search" in data["explanation"] and data["moves"] == []
     assert len(data["frames"]) == 1 and sum(map(len, data["frames"][0]["piles"])) == 50
     board = deal(rules, 462)
-    budget = Budget(seconds=None, states=1000)
+    budget = Budget(seconds=None, positions=1000)
     data = page_data(replay_page(board, rules, solve(board, rules, budget), "deal 462", budget))
     assert data["verdict"] == "unknown" and "states budget ran out" in data["explanation"]
     assert ["budget", "no time limit, 2 GiB, 1,000 positions"] in data["stats"]

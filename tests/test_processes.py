@@ -17,7 +17,7 @@ from solver.search import Budget
 
 BD = GAMES["bakers-dozen"]
 # A states budget (not a clock) keeps every verdict deterministic.
-BUDGET = Budget(seconds=None, states=20_000)
+BUDGET = Budget(seconds=None, positions=20_000)
 
 
 def _gone(pid: int) -> bool:

@@ -13,7 +13,7 @@ from solver.records import TABLE_COLUMNS, TABLE_MARK, mend, read_ledger, read_re
 from solver.search import Budget, SolveResult
 
 BD = GAMES["bakers-dozen"]
-BUDGET = Budget(seconds=None, states=20_000)  # a states budget keeps every verdict deterministic
+BUDGET = Budget(seconds=None, positions=20_000)  # a states budget keeps every verdict deterministic
 SHARED = (
     "game",
     "deal",
@@ -34,8 +34,8 @@ def shared(records):
 
 
 def test_a_table_holds_what_json_lines_hold_in_a_fraction_of_the_bytes(tmp_path):
-    as_json = run_batch(BD, range(1, 13), Budget(seconds=None, states=300), tmp_path / "bd.jsonl")
-    as_table = run_batch(BD, range(1, 13), Budget(seconds=None, states=300), tmp_path / "bd.tsv")
+    as_json = run_batch(BD, range(1, 13), Budget(seconds=None, positions=300), tmp_path / "bd.jsonl")
+    as_table = run_batch(BD, range(1, 13), Budget(seconds=None, positions=300), tmp_path / "bd.tsv")
     assert as_table.tally == as_json.tally and {"won", "unknown"} <= {r["verdict"] for r in as_json.records()}
     assert shared(as_table.records()) == shared(as_json.records())
     lines = (tmp_path / "bd.tsv").read_text().splitlines()
@@ -46,17 +46,17 @@ def test_a_table_holds_what_json_lines_hold_in_a_fraction_of_the_bytes(tmp_path)
 
 def test_a_table_resumes_after_a_torn_row_and_retries_unknowns_with_a_larger_budget(tmp_path):
     out = tmp_path / "bd.tsv"
-    small = run_batch(BD, range(1, 21), Budget(seconds=None, states=300), out).records()
+    small = run_batch(BD, range(1, 21), Budget(seconds=None, positions=300), out).records()
     unknown = {r["deal"] for r in small if r["verdict"] == "unknown"}
     assert unknown and len(unknown) < 20
     rows = out.read_text().splitlines(keepends=True)
     out.write_text("".join(rows[:12]) + rows[12][:5])  # ten rows whole, the eleventh torn
-    again = run_batch(BD, range(1, 21), Budget(seconds=None, states=300), out).records()
+    again = run_batch(BD, range(1, 21), Budget(seconds=None, positions=300), out).records()
     assert [(r["deal"], r["verdict"]) for r in again] == [(r["deal"], r["verdict"]) for r in small]
     assert len(out.read_text().splitlines()) == 22
     started = []
     larger = run_batch(
-        BD, range(1, 21), Budget(seconds=None, states=10**6), out, on_start=lambda t, n: started.append(n)
+        BD, range(1, 21), Budget(seconds=None, positions=10**6), out, on_start=lambda t, n: started.append(n)
     )
     assert started == [len(unknown)] and larger.tally.unknown == 0 and larger.tally.deals == 20
     assert len(out.read_text().splitlines()) == 22 + len(unknown)  # appended, never rewritten
@@ -64,8 +64,8 @@ def test_a_table_resumes_after_a_torn_row_and_retries_unknowns_with_a_larger_bud
 
 def test_a_resume_counts_each_deal_once_at_its_last_record(tmp_path):
     out = tmp_path / "bd.jsonl"
-    run_batch(BD, range(1, 11), Budget(seconds=None, states=300), out)
-    run_batch(BD, range(1, 11), Budget(seconds=None, states=10**6), out)  # the unknown deals again
+    run_batch(BD, range(1, 11), Budget(seconds=None, positions=300), out)
+    run_batch(BD, range(1, 11), Budget(seconds=None, positions=10**6), out)  # the unknown deals again
     latest = {r["deal"]: r["verdict"] for r in read_records(out)}  # the later line wins
     outcome = read_outcome(out, BD, list(range(1, 11)))
     assert outcome.tally.deals == 10 and outcome.tally.unknown == 0 and len(outcome.seconds) == 10

@@ -38,11 +38,11 @@ def lines(path) -> int:
 @pytest.mark.slow
 def test_ten_kills_at_random_points_lose_and_duplicate_nothing(tmp_path):
     # A states budget (not a clock) keeps every verdict deterministic.
-    deals, states = range(1, 401), 5_000
-    reference = run_batch(BD, deals, Budget(seconds=None, states=states), tmp_path / "reference.jsonl").records()
+    deals, positions = range(1, 401), 5_000
+    reference = run_batch(BD, deals, Budget(seconds=None, positions=positions), tmp_path / "reference.jsonl").records()
     expected = {r["deal"]: r for r in without_time(reference)}
     out = tmp_path / "killed.jsonl"
-    cmd = winrate(out, "-g", BD.name, "-d", "1-400", "--max-states", str(states), "--timeout", "1000")
+    cmd = winrate(out, "-g", BD.name, "-d", "1-400", "--max-states", str(positions), "--timeout", "1000")
     rng = random.Random(20261130)
     torn = 0
     for kill in range(KILLS):

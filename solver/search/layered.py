@@ -237,7 +237,7 @@ class Layered:
         while True:
             if deadline is not None and time.perf_counter() > deadline:
                 return PAUSED, REASON_TIME
-            if any(limit is not None and self.positions() >= limit for limit in (self.budget.states, self.up_to)):
+            if any(limit is not None and self.positions() >= limit for limit in (self.budget.positions, self.up_to)):
                 return PAUSED, REASON_STATES
             status = kernel.expand(
                 self.layer, self.states, self.parents, self.index, self.waiting, self.waiting_parents,

@@ -6,7 +6,20 @@ from dataclasses import dataclass, field
 
 from ..game.cards import card_text
 from ..game.engine import Move
-from ..words import BEAM, CAPACITY, DEPTH_FIRST, LAYERS, LOST, PILES_TRAP, SUIT_BLIND, TRAP, UNKNOWN, WALK, WON
+from ..words import (
+    BEAM,
+    CAPACITY,
+    DEPTH_FIRST,
+    LAYERS,
+    LOST,
+    PILES_TRAP,
+    POSITIONS_KEY,
+    SUIT_BLIND,
+    TRAP,
+    UNKNOWN,
+    WALK,
+    WON,
+)
 
 # The verdicts and search codes live in solver/words.py; they are importable from here as before.
 __all__ = [
@@ -21,7 +34,7 @@ class Budget:
 
     seconds: float | None = 10.0
     memory: int = 2 << 30
-    states: int | None = None
+    positions: int | None = None
 
 
 @dataclass
@@ -29,7 +42,7 @@ class SolveResult:
     verdict: str
     moves: list[Move] = field(default_factory=list)
     found_by: str = ""  # which search decided, one of solver.words.FOUND_BY; "" if unknown
-    states: int = 0
+    positions: int = 0
     seconds: float = 0.0
     reason: str = ""  # why an `unknown`: one of solver.words.REASONS
     memory: int = 0  # the most bytes the tables and stacks held at once
@@ -47,7 +60,7 @@ class SolveResult:
     root_test_positions: int = 0  # abstract positions the root's capacity test searched
     trapped: tuple[int, ...] = ()  # the cards a trap at the deal keeps from ever coming up (kernels/trap.py)
     strict_verdict: str = ""  # under PySolFC's rules: the strict game's verdict on the layout (search/strict.py)
-    strict_positions: int = 0  # ... and the positions its search took (in ``states`` too)
+    strict_positions: int = 0  # ... and the positions its search took (in ``positions`` too)
 
     def hold(self, memory: int) -> None:
         """Note that the searches held ``memory`` bytes at once."""
@@ -60,7 +73,7 @@ class SolveResult:
             return "a winning line was found and replayed legally"
         if self.verdict == UNKNOWN:
             return f"the {self.reason} budget ran out first"
-        if self.found_by in (DEPTH_FIRST, LAYERS) and self.states == self.strict_positions:  # none but the probe's
+        if self.found_by in (DEPTH_FIRST, LAYERS) and self.positions == self.strict_positions:  # none but the probe's
             return "proved lost at the deal itself, before any search: even looser rules cannot clear the table"
         if self.found_by in (TRAP, PILES_TRAP) and self.trapped:
             return f"{self._why_lost()}; never up: {' '.join(card_text(card) for card in self.trapped)}"
@@ -94,7 +107,7 @@ class SolveResult:
             "verdict": self.verdict,
             "reason": self.reason,
             "found_by": self.found_by,
-            "states": self.states,
+            POSITIONS_KEY: self.positions,
             "seconds": round(self.seconds, 4),
             "moves": len(self.moves),
             "raw_moves": self.raw_length,
@@ -114,7 +127,7 @@ class Progress:
     """Where a solve under way stands, for a report to the person waiting on it."""
 
     seconds: float
-    states: int  # positions searched so far, every depth-first run counted
+    positions: int  # positions searched so far, every depth-first run counted
     walked: int  # positions of the relaxed games walked (solver/kernels/suitblind.py)
     memory: int  # bytes held by the tables and stacks (the walks' included)
     runs: int  # depth-first runs begun (restarts + 1)

@@ -160,7 +160,7 @@ class Scheduler:
             probe = self._strict_probe()
             if probe.outcome() == WON:
                 self.result.found_by = probe.found_by
-                self.result.states += self.probe_positions
+                self.result.positions += self.probe_positions
                 return WON, probe.winning_line()
         if not self.plan.root_test_first:
             self.root_test_done = True
@@ -177,7 +177,7 @@ class Scheduler:
             self.reason = REASON_MEMORY
             return OPEN, []
         finally:
-            self.result.states += self._streamlined_positions() + self.probe_positions
+            self.result.positions += self._streamlined_positions() + self.probe_positions
             self.holdings.searches.clear()  # what the searches hold goes with them, not with the result
 
     def _strict_probe(self) -> StrictProbe:
@@ -185,7 +185,7 @@ class Scheduler:
         of the time and of the positions, and all the memory while it runs; its positions count in all."""
         budget, share, result = self.budget, self.schedule.strict_share, self.result
         deadline = None if budget.seconds is None else self.clock.began + share * budget.seconds
-        up_to = None if budget.states is None else max(1, int(share * budget.states))
+        up_to = None if budget.positions is None else max(1, int(share * budget.positions))
         memory = budget.memory - self.root.bytes()
         probe = StrictProbe(
             self.root.board, self.plan.premises.strict, replace(budget, memory=memory), self.schedule,
@@ -238,13 +238,13 @@ class Scheduler:
                 return run.outcome(), run.winning_line() if run.outcome() == WON else []
             if self._budget_spent(run):
                 return OPEN, []
-            if plan.beams and result.states >= schedule.beam_due(result.beams):
+            if plan.beams and result.positions >= schedule.beam_due(result.beams):
                 line = self._beam(run)
                 if line is not None:
                     result.found_by = Beam.found_by
                     return WON, line
             self._slice_done(run, counted=True)  # after a beam, which may have run long
-            if plan.side_searches and self.side is None and result.states >= schedule.walks_after:
+            if plan.side_searches and self.side is None and result.positions >= schedule.walks_after:
                 self.side = SideSearches(self.root, plan.side_memory)
                 self.holdings.hold("side", self.side)
             if self.side is not None:
@@ -264,8 +264,8 @@ class Scheduler:
         cap = None if one_run else schedule.run_cap(restarts)
         if scored:
             cap = min(cap, self.plan.scored_run)
-        if self.budget.states is not None:
-            left = self.budget.states - result.states - self._streamlined_positions() - self.probe_positions
+        if self.budget.positions is not None:
+            left = self.budget.positions - result.positions - self._streamlined_positions() - self.probe_positions
             cap = left if cap is None or left <= cap else cap
         seed_random(restarts)
         memory = replace(self.budget, memory=self.plan.depth_first_memory)
@@ -287,14 +287,14 @@ class Scheduler:
         """Whether the restarts end here without a verdict: time or memory ran out, the positions did, or
         the one run ended; ``reason`` says which."""
         self.reason = run.reason
-        searched = self.result.states + self._streamlined_positions() + self.probe_positions
-        spent = self.budget.states is not None and searched >= self.budget.states
+        searched = self.result.positions + self._streamlined_positions() + self.probe_positions
+        spent = self.budget.positions is not None and searched >= self.budget.positions
         return run.reason in (REASON_TIME, REASON_MEMORY) or spent or self.plan.mode == ONE_RUN
 
     def _streamline(self) -> bool:
         """Give the streamlined search the slices due after the depth-first positions searched so far, within
         the budget's positions, which its own count against; whether it won."""
-        streamlined, searched = self.streamlined, self.result.states
+        streamlined, searched = self.streamlined, self.result.positions
         while streamlined.open():
             due = self.schedule.streamline_due(streamlined.stage)
             if due is None:
@@ -302,7 +302,7 @@ class Scheduler:
             if due is None or searched < due[0]:
                 break
             streamlined.stage += 1
-            left = None if self.budget.states is None else self.budget.states - searched - self.probe_positions
+            left = None if self.budget.positions is None else self.budget.positions - searched - self.probe_positions
             up_to = due[1] if left is None else min(due[1], left)
             streamlined.advance(self.clock.deadline, up_to)
         return streamlined.outcome() == WON
@@ -343,7 +343,7 @@ class Scheduler:
             search.on_slice = None
         if search.outcome() == OPEN:
             self.keeper.keep(search, partial(self._counters, search), undecided=True)
-        result.states, result.dead_ends = search.positions(), search.dead
+        result.positions, result.dead_ends = search.positions(), search.dead
         result.hold(search.peak)
         result.found_by = search.found_by if search.outcome() != OPEN else ""
         self.reason = search.reason
@@ -352,7 +352,7 @@ class Scheduler:
     def _count(self, run: DepthFirst) -> None:
         """Add a finished depth-first run's counters to the result's."""
         result = self.result
-        result.states += run.positions()
+        result.positions += run.positions()
         result.dead_ends += int(run.meta[codes.M_DEAD])
         result.lone_prunes += int(run.meta[codes.M_LONE])
         result.safe_moves += int(run.meta[codes.M_SAFE])
@@ -361,9 +361,9 @@ class Scheduler:
 
     def _slice_done(self, run: DepthFirst, counted: bool = False) -> None:
         """Between a run's slices: a progress report if one is due, and the checkpoint.  ``counted``: the
-        run's positions are in ``result.states`` already."""
+        run's positions are in ``result.positions`` already."""
         if self.clock.report_due():
-            positions = self.result.states + (0 if counted else run.positions())
+            positions = self.result.positions + (0 if counted else run.positions())
             walked = self.side.walks.positions() if self.side is not None else 0
             runs = self.result.restarts + 1
             self.clock.report(Progress(self.clock.elapsed(), positions, walked, self.holdings.bytes(), runs))

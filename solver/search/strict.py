@@ -58,7 +58,7 @@ class StrictProbe(NotSaveable):
         """The strict game's schedule, to a verdict, ``deadline`` or ``up_to`` positions: once."""
         from .scheduler import Clock, Scheduler  # the scheduler runs this probe, and this probe a scheduler
 
-        budget = self.budget if up_to is None else replace(self.budget, states=up_to)
+        budget = self.budget if up_to is None else replace(self.budget, positions=up_to)
         plan = Plan.make(self.strict, self.board, budget, self.schedule)
         root = Root(self.board, self.strict, self.schedule, plan.premises)
         if root.trap() is not None:
@@ -72,7 +72,7 @@ class StrictProbe(NotSaveable):
         return WON if self.strict_verdict == WON else OPEN
 
     def positions(self) -> int:
-        return self.result.states
+        return self.result.positions
 
     def bytes(self) -> int:
         """Nothing once it has run: its searches let their memory go when they end (``result.memory``: the

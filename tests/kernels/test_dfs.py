@@ -37,7 +37,7 @@ def test_every_position_marked_lost_is_lost(game):
             break
         rules = GAMES[game].reduced(*[(5, 4), (5, 5), (6, 4)][i % 3])
         board = random_deal(rules, rng)
-        if solve(board, rules, Budget(seconds=None)).states < 40:  # too quick to cut short
+        if solve(board, rules, Budget(seconds=None)).positions < 40:  # too quick to cut short
             continue
         fate = winnable_by_key(board, rules, lambda position, rules=rules: table_key(position, rules), limit=15_000)
         if fate is None:
@@ -95,10 +95,10 @@ def test_restarts_do_not_search_proven_lost_positions_again():
     for _ in range(300):
         board = random_deal(rules, rng)
         single = solve(board, rules, Budget(seconds=None), schedule=single_run)
-        if single.verdict != LOST or single.states < 1_000:
+        if single.verdict != LOST or single.positions < 1_000:
             continue
         restarted = solve(board, rules, Budget(seconds=None), schedule=doubling)
         assert restarted.verdict == LOST and restarted.restarts >= 5
-        ratios.append(restarted.states / single.states)
+        ratios.append(restarted.positions / single.positions)
     ratios.sort()
     assert len(ratios) >= 10 and ratios[-1] < 1.9 and ratios[len(ratios) // 2] < 1.3, ratios

@@ -100,7 +100,7 @@ SETS = {"small/good-measure": 250, "small/bakers-dozen": 250, "larger/good-measu
 def test_layered_search_agrees_with_reference_search(name):
     counts = check_agreement(deals(name, SETS[name]), layered=True)
     assert counts[WON] >= 15 and counts[LOST] >= 5, counts
-    assert all(r.found_by == LAYERS for r in counts["results"] if r.states > 0)
+    assert all(r.found_by == LAYERS for r in counts["results"] if r.positions > 0)
 
 
 def test_layered_search_agrees_on_variants():

@@ -63,7 +63,7 @@ def test_a_table_that_may_not_grow_forgets_and_still_agrees_with_reference_searc
         for i in range(400):
             rules = GAMES[game].reduced(*[(6, 4), (6, 5), (7, 4)][i % 3])
             board = random_deal(rules, rng)
-            result = solve(board, rules, Budget(seconds=None, states=200_000), schedule=schedule)
+            result = solve(board, rules, Budget(seconds=None, positions=200_000), schedule=schedule)
             counts[result.verdict] += 1
             if result.verdict == UNKNOWN or not result.evictions:
                 continue  # a deal that never forgot is the plain search, which tests/test_agreement.py checks
@@ -83,5 +83,5 @@ def test_a_full_lost_deal_is_still_proved_lost_after_forgetting(number):
     # The depth-first search's proof: no walks (the walk finds 836's first).
     schedule = Schedule(first_table_slots=1 << 17, grow_table=False, walks_after=1 << 62, streamline_slices=())
     rules = GAMES["good-measure"]
-    result = solve(deal(rules, number), rules, Budget(seconds=None, states=5_000_000), schedule=schedule)
+    result = solve(deal(rules, number), rules, Budget(seconds=None, positions=5_000_000), schedule=schedule)
     assert result.verdict == LOST and result.evictions >= 2, (result.verdict, result.evictions)

@@ -254,7 +254,7 @@ def test_solve_names_the_trap(game):
     assert trapped_deals
     board = deal(rules, trapped_deals[0])
     result = solve(board, rules)
-    assert (result.verdict, result.found_by, result.states) == (LOST, TRAP, 0)
+    assert (result.verdict, result.found_by, result.positions) == (LOST, TRAP, 0)
     assert "first pile" in result.explanation()
     assert set(result.trapped) == first_pile_trap_plainly(board, rules) != set()  # the cards it names
     assert result.explanation().endswith("never up: " + " ".join(card_text(card) for card in result.trapped))
@@ -380,6 +380,6 @@ def test_solve_names_the_piles_trap():
     board = deal(rules, 1058)
     assert not trapped(board, rules) and piles_trap_cards(board, rules, 2)
     result = solve(board, rules)
-    assert (result.verdict, result.found_by, result.states) == (LOST, PILES_TRAP, 0)
+    assert (result.verdict, result.found_by, result.positions) == (LOST, PILES_TRAP, 0)
     assert result.explanation().startswith("some cards of the first few piles can never come up")
     assert result.explanation().endswith("never up: 3D 3H 4D 5D 6D 9C TC JC")  # the two piles' eight cards

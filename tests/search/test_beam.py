@@ -77,7 +77,7 @@ def test_beam_wins_a_full_deal_the_depth_first_search_needs_long_for():
     within 200,000 depth-first positions the first beam wins it."""
     rules = GAMES["good-measure"]
     board = deal(rules, 30)
-    result = solve(board, rules, Budget(seconds=None, states=200_000), schedule=PLAIN)
+    result = solve(board, rules, Budget(seconds=None, positions=200_000), schedule=PLAIN)
     assert result.verdict == WON and result.found_by == "beam" and result.beams >= 1
     assert is_solution(board, result.moves, rules)
 
@@ -88,8 +88,8 @@ def test_deals_the_depth_first_search_decides_fast_run_no_beam():
     rules = GAMES["bakers-dozen"]
     fast = 0
     for number in range(1, 21):
-        result = solve(deal(rules, number), rules, Budget(seconds=None, states=1_000_000))
-        if result.verdict != "unknown" and result.states < Schedule().beam_due(0):
+        result = solve(deal(rules, number), rules, Budget(seconds=None, positions=1_000_000))
+        if result.verdict != "unknown" and result.positions < Schedule().beam_due(0):
             assert result.beams == 0
             fast += 1
     assert fast >= 8, fast

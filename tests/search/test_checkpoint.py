@@ -43,7 +43,7 @@ UNLIMITED = Budget(seconds=None, memory=1 << 30)
 
 
 def summary(result) -> tuple:
-    return (result.verdict, result.found_by, result.states, result.raw_length, result.dead_ends, result.safe_moves,
+    return (result.verdict, result.found_by, result.positions, result.raw_length, result.dead_ends, result.safe_moves,
             result.lone_prunes, result.capacity_dead_ends, result.root_test_positions)  # fmt: skip
 
 
@@ -67,7 +67,7 @@ def test_a_search_stopped_many_times_ends_as_one_never_stopped(case, search, tmp
     board, rules = board_and_rules(case)
     how = {search: True}
     whole = solve(board, rules, UNLIMITED, schedule=SLICES, shorten_moves=False, **how)
-    assert whole.verdict == case.verdict and whole.states > 5_000, whole
+    assert whole.verdict == case.verdict and whole.positions > 5_000, whole
     path, stops, rng = tmp_path / "search.ckpt", 0, random.Random(case.number)
     while True:
         checkpoint = Checkpoint(path, every=3600.0, stop_requested=stop_after(rng.randint(1, 4)))
@@ -91,7 +91,7 @@ def test_an_undecided_search_writes_its_checkpoint_and_the_next_goes_on(tmp_path
     board = deal(rules, LOST_CASE.number)
     whole = solve(board, rules, UNLIMITED, schedule=SLICES, one_run=True)
     path = tmp_path / "search.ckpt"
-    cut = solve(board, rules, Budget(seconds=None, memory=1 << 30, states=50_000), schedule=SLICES, one_run=True,
+    cut = solve(board, rules, Budget(seconds=None, memory=1 << 30, positions=50_000), schedule=SLICES, one_run=True,
                 checkpoint=Checkpoint(path))  # fmt: skip
     assert cut.verdict == "unknown" and path.exists()
     checkpoint = Checkpoint(path)
@@ -102,7 +102,7 @@ def test_an_undecided_search_writes_its_checkpoint_and_the_next_goes_on(tmp_path
 def test_another_search_s_checkpoint_is_refused(tmp_path):
     rules = GAMES["good-measure"]
     path = tmp_path / "search.ckpt"
-    cut = Budget(seconds=None, memory=1 << 30, states=20_000)
+    cut = Budget(seconds=None, memory=1 << 30, positions=20_000)
     solve(deal(rules, 6880), rules, cut, schedule=SLICES, one_run=True, checkpoint=Checkpoint(path))
     for board, budget, what in [
         (deal(rules, 2715), cut, "board"),  # another deal
@@ -125,12 +125,12 @@ def test_a_write_the_disk_cannot_hold_is_refused_and_the_last_checkpoint_stays(t
     rules = GAMES["good-measure"]
     board = deal(rules, 6880)
     path = tmp_path / "search.ckpt"
-    cut = Budget(seconds=None, memory=1 << 30, states=20_000)
+    cut = Budget(seconds=None, memory=1 << 30, positions=20_000)
     solve(board, rules, cut, schedule=SLICES, one_run=True, checkpoint=Checkpoint(path))
     before = path.read_bytes()
     full = namedtuple("usage", "total used free")(1 << 40, 1 << 40, 1 << 10)
     monkeypatch.setattr("solver.search.checkpoint.shutil.disk_usage", lambda folder: full)
-    more = Budget(seconds=None, memory=1 << 30, states=40_000)
+    more = Budget(seconds=None, memory=1 << 30, positions=40_000)
     with pytest.raises(CheckpointError, match="disk"):
         solve(board, rules, more, schedule=SLICES, one_run=True, checkpoint=Checkpoint(path))
     assert path.read_bytes() == before
@@ -141,7 +141,7 @@ def test_a_write_cut_short_leaves_the_last_checkpoint(tmp_path):
     rules = GAMES["good-measure"]
     board = deal(rules, 6880)
     path = tmp_path / "search.ckpt"
-    cut = Budget(seconds=None, memory=1 << 30, states=20_000)
+    cut = Budget(seconds=None, memory=1 << 30, positions=20_000)
     solve(board, rules, cut, schedule=SLICES, one_run=True, checkpoint=Checkpoint(path))
     Path(f"{path}.tmp").write_bytes(path.read_bytes()[:1000])
     whole = solve(board, rules, UNLIMITED, schedule=SLICES, one_run=True)
@@ -180,7 +180,7 @@ def test_the_cli_stopped_by_signals_and_killed_resumes_to_the_same_verdict_and_p
     SIGKILL at random points, each time run again with the same command, it ends as a run never stopped."""
     rules = GAMES["good-measure"]
     whole = solve(deal(rules, 2715), rules, Budget(seconds=None), one_run=True)
-    assert whole.verdict == "lost" and whole.states > 1_000_000
+    assert whole.verdict == "lost" and whole.positions > 1_000_000
     path = tmp_path / "search.ckpt"
     command = _bakers("solve", "-g", "good-measure", "-d", "2715", "--one-run", "--json", "--timeout", "600",
                       "--checkpoint", str(path), "--checkpoint-every", "0.3")  # fmt: skip
@@ -208,5 +208,5 @@ def test_the_cli_stopped_by_signals_and_killed_resumes_to_the_same_verdict_and_p
     final = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
     assert final.returncode == 0, final.stderr
     record = json.loads(final.stdout)
-    assert record["verdict"] == "lost" and record["states"] == whole.states, (record, whole.states)
+    assert record["verdict"] == "lost" and record["states"] == whole.positions, (record, whole.positions)
     assert np.isfinite(record["seconds"])

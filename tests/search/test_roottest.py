@@ -47,6 +47,6 @@ def test_one_run_starts_with_the_root_capacity_test():
     not ended Baker's Dozen 6174 after 79 million positions."""
     rules = GAMES["bakers-dozen"]
     result = solve(deal(rules, 6174), rules, Budget(seconds=60), one_run=True)
-    assert result.verdict == "lost" and result.found_by == "capacity" and result.states == 0, result
+    assert result.verdict == "lost" and result.found_by == "capacity" and result.positions == 0, result
     assert 100_000 < result.root_test_positions < 1_000_000, result
     assert result.memory >= 16 << 19, result  # its table, let go at the end, held 223,739 positions

@@ -69,9 +69,9 @@ def test_the_streamlined_search_wins_in_its_first_slice():
 
 def test_a_positions_budget_ends_the_restarts_with_its_reason():
     rules = GAMES["good-measure"]
-    result = solve(deal(rules, 3), rules, Budget(seconds=None, states=3000), schedule=PLAIN)
+    result = solve(deal(rules, 3), rules, Budget(seconds=None, positions=3000), schedule=PLAIN)
     assert result.verdict == "unknown" and result.reason == REASON_STATES
-    assert 3000 <= result.states < 3000 + PLAIN.chunk_nodes
+    assert 3000 <= result.positions < 3000 + PLAIN.chunk_nodes
 
 
 def test_progress_is_reported_between_slices():
@@ -81,4 +81,4 @@ def test_progress_is_reported_between_slices():
     solve(deal(rules, 3), rules, Budget(seconds=1.0), report=heard.append, report_every=0.05)
     assert heard, "a second of search reports every 0.05 s"
     assert all(0 <= p.seconds <= time.perf_counter() - began for p in heard)
-    assert [p.states for p in heard] == sorted(p.states for p in heard) and heard[-1].runs >= 1
+    assert [p.positions for p in heard] == sorted(p.positions for p in heard) and heard[-1].runs >= 1

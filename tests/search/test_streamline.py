@@ -115,5 +115,5 @@ def test_a_streamlined_search_that_ends_without_a_win_decides_nothing(game):
 def test_the_streamlined_positions_count_against_the_budget():
     """A budget of positions bounds the streamlined search and the depth-first runs together."""
     rules = GAMES["good-measure"]
-    result = solve(deal(rules, 3), rules, Budget(seconds=None, states=5000))  # won, but not this soon
-    assert result.verdict == "unknown" and result.reason == "states" and result.states == 5000, result
+    result = solve(deal(rules, 3), rules, Budget(seconds=None, positions=5000))  # won, but not this soon
+    assert result.verdict == "unknown" and result.reason == "states" and result.positions == 5000, result

@@ -56,5 +56,5 @@ def test_no_share_no_probe_and_the_same_verdicts():
 def test_the_probe_takes_its_share_of_a_positions_budget():
     rules = with_pysolfc(GAMES["good-measure"])
     board = random_deal(GAMES["good-measure"], random.Random(3))
-    result = solve(board, rules, Budget(seconds=None, states=2000), schedule=Schedule(strict_share=0.5))
-    assert result.strict_verdict in (WON, LOST, "unknown") and result.states <= 2000 + Schedule().chunk_nodes
+    result = solve(board, rules, Budget(seconds=None, positions=2000), schedule=Schedule(strict_share=0.5))
+    assert result.strict_verdict in (WON, LOST, "unknown") and result.positions <= 2000 + Schedule().chunk_nodes

@@ -25,7 +25,7 @@ before = signatures()
 rules = GAMES["good-measure"]
 solve(deal(rules, 2), rules)  # restarts twice, capacity tests on the way
 plain = Schedule(streamline_slices=())  # (the streamlined search would take positions from the walks)
-assert solve(deal(rules, 3), rules, Budget(states=70_000), schedule=plain).walk_positions > 0  # a beam, a walk
+assert solve(deal(rules, 3), rules, Budget(positions=70_000), schedule=plain).walk_positions > 0  # a beam, a walk
 solve(deal(rules, 1), rules)  # lost at the root
 rules = with_worrying_back(GAMES["spanish-patience"])
 solve(deal(rules, 1), rules)  # no safe moves, no capacity tests
