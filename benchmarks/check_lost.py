@@ -12,7 +12,7 @@ exits 1.  A deal with more positions than --max-states is counted as not checked
 The input is a records file of `bakers winrate` (its lost deals, each deal's last record) or a text
 file of deal numbers, one a line (then --game names the game).
 
-`--layered` searches each deal with the layered search instead (solver/kernels/layers.py): exact
+`--layered` searches each deal with the layered search instead (solver/kernels/layered.py): exact
 positions, no hash keys, no lost marks, no forgetting, but the same pruning rules as the depth-first
 search, so it checks how the depth-first search kept its positions, not its proofs; and it reaches
 whole deals of Baker's Dozen and Good Measure, which the reference search cannot.

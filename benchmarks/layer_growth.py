@@ -103,7 +103,7 @@ def main() -> None:
         f"`python benchmarks/layer_growth.py -g {args.game} -d {args.deals} -t {args.timeout:g} -m {args.memory:g}`; "
         f"machine: {machine()}; commit {commit.stdout.strip() or '?'}.  Each deal searched by the layered search "
         "alone (no root test before it), one after the other.  Positions are a layer's distinct positions "
-        "(progress P, solver/kernels/layers.py); held is the most the search held at once; the rise is the "
+        "(progress P, solver/kernels/layered.py); held is the most the search held at once; the rise is the "
         "largest ratio of one layer to the one before (layers of 1,000 positions or more); waiting are the "
         "children already found for layers not yet opened when the search ended (with repeats).",
         "",

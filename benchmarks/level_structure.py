@@ -3,7 +3,7 @@
     python benchmarks/level_structure.py                 # Good Measure 6991, 6880, 2715
     python benchmarks/level_structure.py -g bakers-dozen -d 6574
 
-The layered search (solver/kernels/layers.py) holds the positions of one progress P at a time.  Within a
+The layered search (solver/kernels/layered.py) holds the positions of one progress P at a time.  Within a
 layer, a *level* is one set of hard lengths and foundations: its moves that stay in the level move free
 cards between hosts, and are reversible, so the level splits into *components* of one fate each.  A
 level's positions differ in their *shape* (how many free cards lie on each hard prefix) and in which suit
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_layered import deal_arguments  # noqa: E402
 from benchmarks.bench_solve import machine  # noqa: E402
 from solver import GAMES, Budget, deal  # noqa: E402
-from solver.kernels import layers as kernel  # noqa: E402
+from solver.kernels import layered as kernel  # noqa: E402
 from solver.kernels.codes import LOST  # noqa: E402
 from solver.search.layered import Layered  # noqa: E402
 from solver.search.root import Root  # noqa: E402

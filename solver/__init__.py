@@ -4,7 +4,8 @@ The flow, one way: rules and deals (:mod:`solver.game`, plain Python) ->
 state arrays -> the numba kernels (:mod:`solver.kernels`, private) driven by
 :func:`solve` (:mod:`solver.search`) -> verdict and moves, which the
 reference engine (:mod:`solver.game.engine`) replays -> records
-(:mod:`solver.batch`, :mod:`solver.cli`).
+(:mod:`solver.batch`, :mod:`solver.records`); the command line (:mod:`solver.cli`) reads its
+options into one request per command (:mod:`solver.requests`) and prints through :mod:`solver.report`.
 
 The names from :mod:`solver.search` load on first use: numba takes a good
 part of a second to import, which ``bakers --help`` need not wait for.

@@ -8,7 +8,7 @@ random variants.  Every `won` is replayed by the reference engine inside
 ``solve``; here we check it again, check that `lost` is only ever said where
 the reference found no win, and that both verdicts occur often enough to
 mean something.  (Beams, walks and the root's capacity test are held to the
-same corpus in tests/search/test_beam.py, test_walks.py and test_roottest.py.)
+same corpus in tests/search/test_beam.py, test_suitblind.py and test_capacity.py.)
 """
 
 import random

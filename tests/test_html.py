@@ -80,7 +80,7 @@ def test_every_search_code_has_its_words():
 
 def test_a_layered_search_page_says_it_decided():
     rules = GAMES["good-measure"]
-    board = deal(rules, 4266)  # lost by the layered search (tests/kernels/test_layers.py)
+    board = deal(rules, 4266)  # lost by the layered search (tests/kernels/test_layered.py)
     result = solve(board, rules, Budget(seconds=60), layered=True)
     assert result.found_by == LAYERS
     data = page_data(replay_page(board, rules, result, "deal 4266"))

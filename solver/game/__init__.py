@@ -2,6 +2,7 @@
 
 - :mod:`.cards`: card codes and their text;
 - :mod:`.rules`: each game of the family as a :class:`~.rules.Rules` value, and what the solver supports;
+- :mod:`.premises`: what each proof of the solver needs of the rules, each premise named once;
 - :mod:`.variants`: a variant of a game from a TOML rules file;
 - :mod:`.deals`: PySolFC's shuffles and deal hooks, game number -> layout;
 - :mod:`.board`: a position, the board text format and its validation;

@@ -174,7 +174,7 @@ LAYERS_PREMISES = (
 
 
 def layers_apply(rules: Rules) -> bool:
-    """The layered search's proof (solver/kernels/layers.py), as far as the rules go (its driver checks that
+    """The layered search's proof (solver/kernels/layered.py), as far as the rules go (its driver checks that
     the board fits its encoding, ``solver.search.layered.fits``)."""
     return (
         one_deck(rules)

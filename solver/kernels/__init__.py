@@ -10,8 +10,10 @@ Private to the package: :mod:`solver.search` drives them.  One room per concern:
 - :mod:`.moves`: move generation, with the lone-card rule;
 - :mod:`.dead`: the first dead test, a greedy relaxation;
 - :mod:`.dfs`: the depth-first search with Tarjan's lost marks;
+- :mod:`.trap`: the first piles' traps, which prove a deal with redeals lost at its root;
 - :mod:`.capacity`: the capacity relaxation, a second dead test, and the root's test to the end;
 - :mod:`.suitblind`: the walks of the suit-blind relaxation (and of the real game);
+- :mod:`.layered`: the layered search, breadth-first by progress, one layer of exact positions at a time;
 - :mod:`.score`: a position's score by a cheap count, and the move order it gives;
 - :mod:`.beam`: the beam search, a win-finder;
 - :mod:`.cache`: numba's cache of compiled kernels, kept apart for each version of this folder.

@@ -169,7 +169,7 @@ Deciding the abstract game
     taken for one err with chance about n^2 / 2^96 for n stored.
     Checked by:
       tests/kernels/test_suitblind.py::test_kernel_decides_the_suit_blind_game_as_the_plain_model
-      tests/search/test_walks.py::test_good_measure_538_is_won_by_the_walk_of_the_real_game (the line to the win)
+      tests/search/test_suitblind.py::test_good_measure_538_is_won_by_the_walk_of_the_real_game (the line to the win)
 """
 
 from __future__ import annotations

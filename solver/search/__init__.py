@@ -8,8 +8,8 @@ One room per concern:
 - :mod:`.protocol`: the one interface every search implements;
 - :mod:`.root`: a deal's root, made once per solve: what every search starts from and shares;
 - one driver per kernel, each a search of the protocol: :mod:`.dfs` (the depth-first search),
-  :mod:`.streamline` (the depth-first search that forgets suits), :mod:`.beam`, :mod:`.roottest` (the
-  root's capacity test to its end), :mod:`.walks` (the suit-blind walks), :mod:`.layered`;
+  :mod:`.streamline` (the depth-first search that forgets suits), :mod:`.beam`, :mod:`.capacity` (the
+  root's capacity test to its end), :mod:`.suitblind` (the suit-blind walks), :mod:`.layered`;
 - :mod:`.strict`: under PySolFC's rules, the game's strict rules searched first;
 - :mod:`.checkpoint`: a long search written to a file, and read back;
 - :mod:`.shorten`: the detours cut out of a winning line;

@@ -1,4 +1,4 @@
-"""The driver of the layered search (:mod:`solver.kernels.layers`): a layer at a time, lowest progress
+"""The driver of the layered search (:mod:`solver.kernels.layered`): a layer at a time, lowest progress
 first, each forgotten once done but for the moves that made its positions, kept on disk to trace a win."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..game.board import Board
 from ..game.engine import Move
 from ..game.rules import Rules
 from ..kernels import codes
-from ..kernels import layers as kernel
+from ..kernels import layered as kernel
 from ..kernels.bundles import MoveScratch, Position
 from ..kernels.codes import LOST, PAUSED, SCRATCH_SIZE, WON
 from ..words import LAYERS, REASON_MEMORY, REASON_STATES, REASON_TIME
@@ -130,7 +130,7 @@ class Layered:
         if root.is_dead():
             return LOST, ""
         if not kernel.layers_hold(root.rule_codes, start.meta, start.found, start.heights):
-            raise ValueError("the layered search's premises do not hold (solver/kernels/layers.py)")
+            raise ValueError("the layered search's premises do not hold (solver/kernels/layered.py)")
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
             if saved is None:  # a fresh search: no layer of another one may be read back

@@ -17,7 +17,7 @@ import numpy as np
 from ..game import premises
 from ..game.board import Board
 from ..game.rules import Rules
-from ..kernels import layers
+from ..kernels import layered
 from .arrays import streamline_keys
 from .result import Budget
 from .schedule import Schedule
@@ -55,8 +55,8 @@ def layers_fit(board: Board) -> bool:
     """Whether the board fits the layered search's encoding: no redeal left, piles few and low enough."""
     return (
         not board.redeals
-        and len(board.piles) <= layers.MAX_PILES
-        and max(len(pile) for pile in board.piles) <= layers.MAX_HEIGHT
+        and len(board.piles) <= layered.MAX_PILES
+        and max(len(pile) for pile in board.piles) <= layered.MAX_HEIGHT
     )
 
 

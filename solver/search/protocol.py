@@ -9,7 +9,7 @@ walks).  The win-finders (beams, the streamlined search) never answer ``LOST``: 
 a win they are closed, and nothing follows from that.
 
 The six drivers: :class:`~.dfs.DepthFirst`, :class:`~.streamline.Streamlined`, :class:`~.beam.Beam`,
-:class:`~.roottest.RootTest`, :class:`~.walks.Walks`, :class:`~.layered.Layered`.
+:class:`~.capacity.RootTest`, :class:`~.suitblind.Walks`, :class:`~.layered.Layered`.
 """
 
 from __future__ import annotations

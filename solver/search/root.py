@@ -4,8 +4,8 @@ A :class:`Root` holds the rules decoded into kernel codes, the position
 keys, the root's arrays after its safe moves (the position every search
 opens), the capacity test's cache (shared by every run, walk and test of
 the deal, since the abstract game's verdicts are the same for all), and
-the lines that start from it.  The drivers (:mod:`.dfs`, :mod:`.roottest`,
-:mod:`.walks`, :mod:`.beam`, :mod:`.layered`) each take the root and keep
+the lines that start from it.  The drivers (:mod:`.dfs`, :mod:`.capacity`,
+:mod:`.suitblind`, :mod:`.beam`, :mod:`.layered`) each take the root and keep
 only their own arrays.
 """
 

@@ -34,6 +34,7 @@ from ..kernels.codes import PAUSED
 from ..kernels.position import seed_random
 from ..words import LOST, REASON_MEMORY, REASON_TIME, STREAMLINED, UNKNOWN, WON
 from .beam import Beam, beam_bytes
+from .capacity import RootTest
 from .checkpoint import Keeper
 from .dfs import DepthFirst
 from .layered import Layered
@@ -41,10 +42,9 @@ from .plan import LAYERED, ONE_RUN, Plan
 from .protocol import OPEN, Search
 from .result import Budget, Progress, SolveResult
 from .root import Root
-from .roottest import RootTest
 from .streamline import Streamlined
 from .strict import StrictProbe
-from .walks import Walks
+from .suitblind import Walks
 
 
 class Clock:

@@ -34,13 +34,13 @@ from ..kernels.table import forget_open, open_keys, repoint, table_evict
 from ..kernels.trap import first_pile_trap_cards, first_piles_trap_cards
 from ..processes import die_with_parent
 from .beam import beam_search
+from .capacity import RootTest
 from .dfs import DepthFirst
 from .layered import Layered
 from .memory import doubled
 from .result import Budget
 from .root import Root
-from .roottest import RootTest
-from .walks import Walks
+from .suitblind import Walks
 
 # A deal that needs a search, with capacity tests on the way (its root is neither won nor dead).
 _RULES_3X3 = GAMES["bakers-dozen"].reduced(ranks=3, piles=3)

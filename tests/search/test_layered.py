@@ -1,6 +1,6 @@
 """The driver of the layered search (solver/search/layered.py): what it refuses and where, a whole deal lost
 through the CLI, and its waiting children made distinct.  (The layers' encoding, progress and verdicts
-against the reference search are in tests/kernels/test_layers.py.)"""
+against the reference search are in tests/kernels/test_layered.py.)"""
 
 import random
 

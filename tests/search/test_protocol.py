@@ -10,13 +10,13 @@ from corpus import deals
 from solver.game.engine import Move, is_solution
 from solver.search import Budget, Schedule
 from solver.search.beam import Beam
+from solver.search.capacity import RootTest
 from solver.search.dfs import DepthFirst
 from solver.search.layered import Layered
 from solver.search.protocol import OPEN, OUTCOMES, Search
 from solver.search.root import Root
-from solver.search.roottest import RootTest
 from solver.search.streamline import Streamlined
-from solver.search.walks import Walks
+from solver.search.suitblind import Walks
 from solver.words import LOST, WON
 
 UNLIMITED = Budget(seconds=None, memory=1 << 28)

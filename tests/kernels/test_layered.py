@@ -1,4 +1,4 @@
-"""The layered search (solver/kernels/layers.py): its encoding, its progress measure and its verdicts.
+"""The layered search (solver/kernels/layered.py): its encoding, its progress measure and its verdicts.
 
 Random walks check the premises of its proof move by move: the encoding gives back the position
 exactly, the hard length of a pile never grows, and progress never falls.  Then its verdicts are held
@@ -19,7 +19,7 @@ from solver.game.board import Board
 from solver.game.deals import random_deal
 from solver.game.engine import apply_move, legal_moves, reference_search
 from solver.game.rules import GAMES
-from solver.kernels import layers as L
+from solver.kernels import layered as L
 from solver.search import LOST, WON, Budget, solve
 from solver.search.arrays import kernel_rules, state_arrays
 from solver.search.layered import can_search

@@ -43,7 +43,7 @@ Hard prefixes
     which builds on nothing beneath it (or is the bottom card), and so can
     never come back there.
     Checked by:
-      tests/kernels/test_layers.py::test_encoding_and_progress_along_random_walks
+      tests/kernels/test_layered.py::test_encoding_and_progress_along_random_walks
 Progress
     P = the cards outside the hard prefixes (up or in the tableau) plus the
     cards up: the sum over piles of (origin height - hard length) plus the
@@ -54,8 +54,8 @@ Progress
     prefix on a card it builds on, where it can go back; the search does
     not need this.)
     Checked by:
-      tests/kernels/test_layers.py::test_encoding_and_progress_along_random_walks
-      tests/kernels/test_layers.py::test_putting_a_card_back_on_its_dealt_host_keeps_progress
+      tests/kernels/test_layered.py::test_encoding_and_progress_along_random_walks
+      tests/kernels/test_layered.py::test_putting_a_card_back_on_its_dealt_host_keeps_progress
 The search
     Layer by layer from the root's, lowest P first: a layer's positions are
     its children from lower layers (collected as those were searched) and
@@ -73,9 +73,9 @@ The search
     reaches one, and when the last layer is done without one, the deal is
     lost.
     Checked by:
-      tests/kernels/test_layers.py::test_layered_search_agrees_with_reference_search
-      tests/kernels/test_layers.py::test_layered_search_agrees_on_variants
-      tests/kernels/test_layers.py::test_layered_search_builds_by_suit
+      tests/kernels/test_layered.py::test_layered_search_agrees_with_reference_search
+      tests/kernels/test_layered.py::test_layered_search_agrees_on_variants
+      tests/kernels/test_layered.py::test_layered_search_builds_by_suit
 Encoding
     A position is four 64-bit words: for each pile its hard length (4
     bits), how many cards lie on the hard prefix (4 bits) and the suit of
@@ -86,7 +86,7 @@ Encoding
     is at most its pile's origin height, and the cards on a hard prefix at
     most 12, a run down from the hard top.
     Checked by:
-      tests/kernels/test_layers.py::test_encoding_and_progress_along_random_walks (decode(encode(x)) is x)
+      tests/kernels/test_layered.py::test_encoding_and_progress_along_random_walks (decode(encode(x)) is x)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The root's capacity test searched to the end (solver/search/roottest.py): within solve() it says lost
+"""The root's capacity test searched to the end (solver/search/capacity.py): within solve() it says lost
 only where the reference search does, and it proves lost a whole deal one depth-first run could not."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The driver of the suit-blind walks (solver/search/walks.py): within solve() its verdicts are the reference
+"""The driver of the suit-blind walks (solver/search/suitblind.py): within solve() its verdicts are the reference
 search's, and on whole deals it proves losses (in slices, naming more ranks stage by stage) and wins the
 real game's walk finds.  (The walk's game itself, held to its plain model and to the reference search, is
 in tests/kernels/test_suitblind.py.)"""
@@ -18,7 +18,7 @@ from solver.kernels import codes
 from solver.kernels import suitblind as H
 from solver.search import Budget, Schedule, solve
 from solver.search.root import Root
-from solver.search.walks import Walks
+from solver.search.suitblind import Walks
 
 CLASSIC = [g for g in GAMES if classic(GAMES[g])]  # the capacity test, walks and beams apply
 
