@@ -34,6 +34,7 @@ from results_page import LOST, UNKNOWN, WON, table  # noqa: E402
 from solver import Budget  # noqa: E402
 from solver.batch import solve_record  # noqa: E402
 from solver.game.deals import deal, pysolfc_layout  # noqa: E402
+from solver.game.premises import strict_game  # noqa: E402
 from solver.game.rules import GAMES, with_pysolfc  # noqa: E402
 from solver.search import Schedule, warm_up  # noqa: E402
 from solver.words import PYSOLFC_LAYOUT  # noqa: E402
@@ -48,8 +49,8 @@ def deal_sets(per_game: int) -> list[tuple[str, str, int, str]]:
     chosen = []
     for game in GAMES:
         pysolfc, strict = rows.get((game, "pysolfc")), rows.get((game, "strict"))
-        if pysolfc is None or strict is None:
-            continue
+        if pysolfc is None or strict is None or strict_game(with_pysolfc(GAMES[game])) is None:
+            continue  # no probe where PySolFC plays another game (Spanish Patience) or the same (Indefatigable)
         unknown = [(n, NAMES[strict.verdicts.get(n, UNKNOWN)]) for n in pysolfc.unknown]
         back = [
             n for n, v in pysolfc.verdicts.items()
