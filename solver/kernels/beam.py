@@ -104,21 +104,9 @@ def _seen(cache, key):
 
 @njit(cache=True)
 def beam_level(
-    level,
-    n,
-    next_level,
-    record,
-    rules,
-    zobrist,
-    seen,
-    dfs_table,
-    cands,
-    work,
-    stats,
-    origin,
-    origin_heights,
+    level, n, next_level, record, rules, zobrist, seen, dfs_table, cands, work, stats, origin, origin_heights,
     dealt_weight,
-):
+):  # fmt: skip
     """Expand the ``n`` positions of ``level``; keep the best ``width`` children as ``next_level``.
 
     Returns the next level's size, or -1 when a move wins (``stats`` then says
@@ -128,21 +116,9 @@ def beam_level(
     where it was dealt (0 where a redeal may come: it re-cuts the piles, and the prefixes mean nothing)."""
     here, lowest = np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.int32)
     count = _candidates(
-        level,
-        n,
-        rules,
-        zobrist,
-        seen,
-        dfs_table,
-        cands,
-        work,
-        stats,
-        origin,
-        origin_heights,
-        here,
-        lowest,
+        level, n, rules, zobrist, seen, dfs_table, cands, work, stats, origin, origin_heights, here, lowest,
         dealt_weight,
-    )
+    )  # fmt: skip
     if count < 0:
         return -1
     kept = _choose(cands.key, cands.abstract, count, cands.chosen, cands.abstract_slots, cands.abstract_counts)

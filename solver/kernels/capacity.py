@@ -182,13 +182,8 @@ def _hash(lengths, found, zobrist, capacity_hash):
 @njit(cache=True)
 def abstract(board, heights, found, test):
     """Write the abstraction of the real position into ``test.work`` and its hash into ``test.keys``."""
-    origin, origin_heights, work, zobrist, capacity_hash = (
-        test.origin,
-        test.origin_heights,
-        test.work,
-        test.zobrist,
-        test.keys,
-    )
+    origin, origin_heights, work = test.origin, test.origin_heights, test.work
+    zobrist, capacity_hash = test.zobrist, test.keys
     work[_FREE : _SPACES + 1] = 0
     piles = board.shape[0]
     for p in range(piles):

@@ -96,15 +96,9 @@ class Root:
     def capacity_test(self) -> CapacityTest:
         """The capacity test of positions of this deal, against the root, with the shared cache."""
         return CapacityTest(
-            self.origin,
-            self.origin_heights,
-            self.places,
-            self.work,
-            CAPACITY_KEYS,
-            self.capacity_hash,
-            self.capacity_table,
-            self.capacity_meta,
-        )
+            self.origin, self.origin_heights, self.places, self.work, CAPACITY_KEYS, self.capacity_hash,
+            self.capacity_table, self.capacity_meta,
+        )  # fmt: skip
 
     def grow_capacity_table(self, held: int, memory: int) -> None:
         """Double the capacity test's cache when it is a third full, within 1/32 of ``memory`` and with the
