@@ -56,15 +56,26 @@ class Row:
     absent: str = "not run yet"  # what the row says while its main file does not exist
 
 
-def pysolfc(name: str, last: int = 1000, then: str = "", beside: str = "a hard deal's search") -> Row:
+def pysolfc(name: str, last: int = 1000, then: str = "", beside: str = "a hard deal's search", probed: int = 0) -> Row:
     """The PySolFC row of game ``name``: deals 1-``last``, records in results/winrate-NAME-pysolfc.jsonl (deals
-    1-1000 first, then 1001-``last``; ``then``: what ran after, into the same file)."""
+    1-1000 first, then 1001-``last``; ``then``: what ran after, into the same file); ``probed``: how many deals
+    it left unknown were run again with the strict probe (solver/search/strict.py), into their own file."""
     path = f"results/winrate-{name}-pysolfc.jsonl"
     command = f"bakers winrate -g {name} --pysolfc -d 1-1000 -t 10 -j 1 -o {path}"
     if last > 1000:
         command += f", then the same with -d 1001-{last}"
     note = f"one worker, {beside} on the other core" + (f"; then {then}" if then else "")
-    return Row(f"{name}-pysolfc", (Source(path, command, note),), 1, last)
+    sources = (Source(path, command, note),)
+    if probed:
+        again = f"results/{name}-pysolfc-unknowns-probe.jsonl"
+        sources += (
+            Source(
+                again,
+                f"bakers winrate -g {name} --pysolfc -d <the {probed} unknown> -t 10 -j 1 -o {again}",
+                "with the strict probe first, one worker, a benchmark or a test run on the other core",
+            ),
+        )
+    return Row(f"{name}-pysolfc", sources, 1, last)
 
 
 def single(name: str, command: str, note: str = "") -> Row:
@@ -100,7 +111,9 @@ MANIFEST: dict[str, dict[str, Row]] = {
                 ),
             ),
         ),
-        "pysolfc": pysolfc("bakers-dozen", 10_000, beside="a hard deal's search (1-1000), another batch (1001-10000)"),
+        "pysolfc": pysolfc(
+            "bakers-dozen", 10_000, beside="a hard deal's search (1-1000), another batch (1001-10000)", probed=32
+        ),
     },
     "good-measure": {
         "strict": Row(
@@ -156,6 +169,7 @@ MANIFEST: dict[str, dict[str, Row]] = {
             10_000,
             "from deal 3063 on, -j 2 (the same command resumed once the other batch had ended)",
             beside="a hard deal's search (1-1000), another batch (1001-3062)",
+            probed=686,
         ),
     },
     "spanish-patience": {
@@ -178,11 +192,11 @@ MANIFEST: dict[str, dict[str, Row]] = {
     },
     "cruel": {
         "strict": redeal_row("cruel"),
-        "pysolfc": pysolfc("cruel", 10_000, "-d <the 7 unknown> -t 120 -m 4G, which won 5"),
+        "pysolfc": pysolfc("cruel", 10_000, "-d <the 7 unknown> -t 120 -m 4G, which won 5", probed=2),
     },
     "ripple-fan": {
         "strict": redeal_row("ripple-fan"),
-        "pysolfc": pysolfc("ripple-fan", 10_000),
+        "pysolfc": pysolfc("ripple-fan", 10_000, probed=139),
     },
     "perseverance": {
         "strict": single("perseverance", "bakers winrate -g perseverance -d 1-10000 -t 10 -j 2", THEN_60),
@@ -198,7 +212,7 @@ MANIFEST: dict[str, dict[str, Row]] = {
     },
     "castles-in-spain": {
         "strict": single("castles-in-spain", "bakers winrate -g castles-in-spain -d 1-10000 -t 10 -j 2", THEN_60),
-        "pysolfc": pysolfc("castles-in-spain", 10_000, "-d <the 5 unknown> -t 60 -j 2, which won 4"),
+        "pysolfc": pysolfc("castles-in-spain", 10_000, "-d <the 5 unknown> -t 60 -j 2, which won 4", probed=1),
     },
     "martha": {
         "strict": single("martha", "bakers winrate -g martha -d 1-10000 -t 10 -j 2"),
@@ -217,7 +231,9 @@ MANIFEST: dict[str, dict[str, Row]] = {
                 ),
             ),
         ),
-        "pysolfc": pysolfc("vineyard", 10_000, beside="a hard deal's search (1-1000), another batch (1001-10000)"),
+        "pysolfc": pysolfc(
+            "vineyard", 10_000, beside="a hard deal's search (1-1000), another batch (1001-10000)", probed=133
+        ),
     },
     "unusual": {
         "strict": single(

@@ -390,6 +390,11 @@ def capacity_search(test, rules, node_limit):
             if work[_NEXT + depth] < moves:
                 work[_NEXT + depth] = move + 1
             if not _play(work, origin, places, zobrist, capacity_hash, move, nranks, empty_rule):
+                # Never so from the drivers, a guard: every position searched fits (the abstraction of a real
+                # position, "Seats", or of a walk's, suitblind.py; the others by _play), and a safe move up
+                # keeps it fitting.  Its card is the lowest that may go up (_first_move), so no card one rank
+                # below it is free (it could go up too) to need the seat it takes away; and it leaves one
+                # free card less, or a seat or a space more.
                 if work[_NEXT + depth] == moves and move < 4 + origin.shape[0]:
                     work[_NEXT + depth] = 0  # from a position that does not fit: try them all, as before
                 continue

@@ -302,6 +302,8 @@ def expand(
             src, dst = np.int64(moves_src[m]), np.int64(moves_dst[m])
             card = play(board, heights, found, zobrist, keys, meta, src, dst, saved, scratch)
             autos = 0
+            # Always so where layers_hold: no redeal is left, and each of its games has a safe rule (by suit,
+            # by alternate colour, or SAFE_LOW: premises.safe_rule); asked as the depth-first search asks.
             if safe_moves_hold(rules, meta):
                 autos = play_safe_moves(board, heights, found, zobrist, keys, meta, auto_src, auto_card, rules.safe)
             if meta[M_IN_PLAY] == 0:

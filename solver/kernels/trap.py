@@ -141,7 +141,7 @@ def _add(game, lengths, count, cards, length):
             if same:
                 return count
     if count == game.shape[0]:
-        return -1
+        return -1  # never from first_pile_trap_cards: its game stays far smaller (see its "too many positions")
     game[count, :length] = cards[:length]
     lengths[count] = length
     return count + 1
@@ -193,8 +193,8 @@ def first_pile_trap_cards(board, heights, found, ranks):
         length = lengths[head]
         cards = game[head]
         head += 1
-        if length == 0:
-            continue
+        if length == 0:  # never met: only a take from a K of one card makes the empty K, and when that K is
+            continue  # played from, every card of K0 has been the top or cut, and the search has returned
         top = cards[0]
         if in_k0[top] and not freed[top]:  # the top: never trapped
             freed[top] = True
@@ -221,6 +221,10 @@ def first_pile_trap_cards(board, heights, found, ranks):
         if length > 4 and count >= 0:  # cut
             count = _add(game, lengths, count, cards, 4)
         if count < 0:
+            # Never reached, a guard: until the search ends, every K played from holds the card of K0 freed
+            # last (or one never freed) at index 1 to 3, else it would be freed; above it a run put on what
+            # is left of K0's cards above it (6 ways at most), below it K0's cards below it, cut or not (4
+            # ways).  So at most 25 K are played from and 76 stored, far fewer than GAME_POSITIONS.
             return np.uint64(0)  # too many positions: nothing follows
     return _never_freed(in_k0, freed)
 
@@ -354,7 +358,10 @@ def first_piles_trap_cards(board, heights, found, ranks, tracked, most=PILES_GAM
             if length > 0:
                 top_of[row[_CARDS + total]] = i
             total += length
-        if total > 0:  # redeal: the known cards cut in fours; past the tracked piles, forgotten
+        # redeal: the known cards cut in fours; past the tracked piles, forgotten.  (A position always knows a
+        # card: every card of the first position is freed as it leaves the known ones, so the take that leaves
+        # none frees the last of them, and the search returns at once.)
+        if total > 0:
             keep = min(total, 4 * tracked)
             for j in range(_CARDS + keep, _CARDS + total):
                 if in_root[row[j]] and not freed[row[j]]:
