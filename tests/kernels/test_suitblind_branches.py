@@ -1,6 +1,6 @@
 """The walk kernel (solver/kernels/suitblind.py, ``walk_step``) stopped at every place it may stop: a slice's
 end (PAUSED), a full table (TABLE_FULL) and a full stack (STACK_FULL), each taken up again by the driver
-(solver/search/walks.py), walks to the same end through the same positions as a walk that never stops."""
+(solver/search/suitblind.py), walks to the same end through the same positions as a walk that never stops."""
 
 import pytest
 
@@ -10,7 +10,7 @@ from solver.game.rules import GAMES
 from solver.kernels import codes
 from solver.search.root import Root
 from solver.search.schedule import Schedule
-from solver.search.walks import Walks
+from solver.search.suitblind import Walks
 
 BD_6X4 = GAMES["bakers-dozen"].reduced(ranks=6, piles=4)
 BD_5X4 = GAMES["bakers-dozen"].reduced(ranks=5, piles=4)
