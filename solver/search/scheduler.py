@@ -146,7 +146,6 @@ class Scheduler:
         self.holdings = Holdings(root)
         self.side: SideSearches | None = None
         self.streamlined: Streamlined | None = None
-        self.probe_positions = 0  # the strict probe's: in the budget's count, not in the schedule's triggers
         self.reason = ""  # why the outcome is OPEN: the budget that ran out
         self.root_test_done = keeper.counters.get("root_test_done", False)  # a root test cut short runs again
         if keeper.counters:
@@ -160,7 +159,7 @@ class Scheduler:
             probe = self._strict_probe()
             if probe.outcome() == WON:
                 self.result.found_by = probe.found_by
-                self.result.positions += self.probe_positions
+                self.result.positions += self.result.strict_positions
                 return WON, probe.winning_line()
         if not self.plan.root_test_first:
             self.root_test_done = True
@@ -177,7 +176,7 @@ class Scheduler:
             self.reason = REASON_MEMORY
             return OPEN, []
         finally:
-            self.result.positions += self._streamlined_positions() + self.probe_positions
+            self.result.positions += self._positions_beside()
             self.holdings.searches.clear()  # what the searches hold goes with them, not with the result
 
     def _strict_probe(self) -> StrictProbe:
@@ -195,7 +194,6 @@ class Scheduler:
             probe.advance(deadline, up_to)
         except (MemoryError, OSError):  # the system refused memory the budget allowed: a strict unknown
             probe.strict_verdict = UNKNOWN
-        self.probe_positions = probe.positions()
         result.strict_positions = probe.positions()
         result.hold(self.root.bytes() + probe.result.memory)
         result.strict_verdict = probe.strict_verdict
@@ -265,7 +263,7 @@ class Scheduler:
         if scored:
             cap = min(cap, self.plan.scored_run)
         if self.budget.positions is not None:
-            left = self.budget.positions - result.positions - self._streamlined_positions() - self.probe_positions
+            left = self.budget.positions - result.positions - self._positions_beside()
             cap = left if cap is None or left <= cap else cap
         seed_random(restarts)
         memory = replace(self.budget, memory=self.plan.depth_first_memory)
@@ -287,14 +285,14 @@ class Scheduler:
         """Whether the restarts end here without a verdict: time or memory ran out, the positions did, or
         the one run ended; ``reason`` says which."""
         self.reason = run.reason
-        searched = self.result.positions + self._streamlined_positions() + self.probe_positions
+        searched = self.result.positions + self._positions_beside()
         spent = self.budget.positions is not None and searched >= self.budget.positions
         return run.reason in (REASON_TIME, REASON_MEMORY) or spent or self.plan.mode == ONE_RUN
 
     def _streamline(self) -> bool:
         """Give the streamlined search the slices due after the depth-first positions searched so far, within
         the budget's positions, which its own count against; whether it won."""
-        streamlined, searched = self.streamlined, self.result.positions
+        streamlined, searched, budget = self.streamlined, self.result.positions, self.budget.positions
         while streamlined.open():
             due = self.schedule.streamline_due(streamlined.stage)
             if due is None:
@@ -302,13 +300,17 @@ class Scheduler:
             if due is None or searched < due[0]:
                 break
             streamlined.stage += 1
-            left = None if self.budget.positions is None else self.budget.positions - searched - self.probe_positions
+            left = None if budget is None else budget - searched - self.result.strict_positions
             up_to = due[1] if left is None else min(due[1], left)
             streamlined.advance(self.clock.deadline, up_to)
         return streamlined.outcome() == WON
 
-    def _streamlined_positions(self) -> int:
-        return self.streamlined.positions() if self.streamlined is not None else 0
+    def _positions_beside(self) -> int:
+        """Positions of the searches beside the depth-first runs that count against the budget but not in the
+        schedule's triggers: the streamlined search's and the strict probe's (``result.positions`` gets them
+        at the end)."""
+        streamlined = self.streamlined.positions() if self.streamlined is not None else 0
+        return streamlined + self.result.strict_positions
 
     def _beam(self, run: DepthFirst) -> list[Move] | None:
         """The schedule's next beam, as wide as the memory left allows; its winning line or None."""
